@@ -1,0 +1,55 @@
+# One Makefile for people and CI. `make run` needs nothing but Python; `make test` needs
+# PostgreSQL and a broker (see README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/league
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
+TEST_RESULT_BACKEND ?= redis://127.0.0.1:6379/1
+TEST_AMQP_URL ?= amqp://guest:guest@127.0.0.1:5672//
+TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+	CELERY_RESULT_BACKEND=$(TEST_RESULT_BACKEND) TEST_AMQP_URL=$(TEST_AMQP_URL)
+PYTEST_ARGS ?= -n 2
+
+.PHONY: install run demo test lint format worker beat bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py import_cards decks/sample_data
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: install lint
+	$(TEST_ENV) EXTRA_BROKER_URLS=$(TEST_AMQP_URL) $(PY) scripts/check_services.py
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+
+worker: install
+	$(BIN)/celery -A league worker --loglevel=INFO
+
+beat: install
+	$(BIN)/celery -A league beat --loglevel=INFO --schedule=var/celerybeat-schedule
+
+bench: install
+	$(PY) benchmarks/bench_swiss.py
+	$(PY) benchmarks/bench_decks.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache

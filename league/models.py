@@ -1,0 +1,210 @@
+"""Leagues, seasons, events, players and their registrations.
+
+A `League` is a store or community with its organisers (staff). A `Season` carries the data
+that changes from year to year: the age-division cut-off years, the table of Swiss rounds
+and top cut by attendance, and the league-points table. An `Event` belongs to a season.
+A `Player` may have a site account (`user`); organisers can also enter walk-ins without one.
+A `Registration` is one player in one event; its deck submissions are kept, never replaced.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from decks.models import Format
+from rules.scoring import DEFAULT_TABLE
+
+
+def default_structure_table() -> list[dict]:
+    return [
+        {"min_players": row.min_players, "max_players": row.max_players,
+         "rounds": row.rounds, "top_cut": row.top_cut}
+        for row in DEFAULT_TABLE
+    ]  # fmt: skip
+
+
+def default_points_table() -> dict:
+    # Placement → league points, plus points for taking part at all.
+    return {"placements": {"1": 10, "2": 8, "3": 6, "4": 6, "5": 4, "6": 4, "7": 4, "8": 4},
+            "attendance": 1}  # fmt: skip
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(unique=True)
+    description = models.TextField(blank=True)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="leagues")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    junior_from_year = models.PositiveIntegerField(
+        default=2015, help_text="Players born in this year or later play in Juniors"
+    )
+    senior_from_year = models.PositiveIntegerField(
+        default=2011, help_text="Players born in this year or later (and not Juniors) play in Seniors"
+    )
+    structure_table = models.JSONField(
+        default=default_structure_table,
+        help_text="Swiss rounds and top cut by attendance: [{min_players, max_players, rounds, top_cut}]",
+    )
+    points_table = models.JSONField(default=default_points_table)
+    best_finishes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Count only a player's best N events (empty: all)"
+    )
+
+    class Meta:
+        ordering = ["-starts_on"]
+
+    def __str__(self) -> str:
+        return f"{self.league} – {self.name}"
+
+
+class Division(models.TextChoices):
+    JUNIOR = "junior", "Junior"
+    SENIOR = "senior", "Senior"
+    MASTERS = "masters", "Masters"
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        TOP_CUT = "top_cut", "Top cut"
+        FINISHED = "finished", "Finished"
+
+    class DivisionMode(models.TextChoices):
+        COMBINED = "combined", "All divisions together (age-modified Swiss)"
+        SEPARATE = "separate", "Each division separately (age-separated Swiss)"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=160)
+    slug = models.SlugField()
+    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="events")
+    starts_at = models.DateTimeField(default=timezone.now)
+    best_of = models.PositiveSmallIntegerField(choices=[(1, "Best of 1"), (3, "Best of 3")], default=3)
+    round_minutes = models.PositiveSmallIntegerField(default=50)
+    deck_deadline = models.DateTimeField(null=True, blank=True)
+    capacity = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    division_mode = models.CharField(
+        max_length=20, choices=DivisionMode.choices, default=DivisionMode.COMBINED
+    )
+    sudden_death_prizes = models.PositiveSmallIntegerField(
+        choices=[(1, "1 Prize card (rulebook)"), (6, "6 Prize cards (tournament handbook)")], default=1
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Override the season's table"
+    )
+    top_cut = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Override the season's table (0: no cut)"
+    )
+    decklists_published = models.BooleanField(default=False)
+    seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        constraints = [models.UniqueConstraint(fields=["season", "slug"], name="event_slug_per_season")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def league(self) -> League:
+        return self.season.league
+
+
+class Player(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    name = models.CharField(max_length=120)
+    player_id = models.CharField("Play! Pokémon ID", max_length=20, unique=True)
+    birth_date = models.DateField()
+    email = models.EmailField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.player_id})"
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WAITLISTED = "waitlisted", "Waiting list"
+        CHECKED_IN = "checked_in", "Checked in"
+        DROPPED = "dropped", "Dropped"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    division = models.CharField(max_length=10, choices=Division.choices)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    late_entry_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="First round played, for a late entrant"
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    dropped_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    has_earned_bye = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["registered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_registration_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} @ {self.event}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in {self.Status.REGISTERED, self.Status.CHECKED_IN}
+
+    @property
+    def current_deck(self):
+        return self.deck_submissions.order_by("-version").first()
+
+
+class DeckSubmission(models.Model):
+    """One version of a registration's decklist. New versions never replace old ones."""
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="deck_submissions"
+    )
+    version = models.PositiveIntegerField()
+    text = models.TextField()
+    legal = models.BooleanField()
+    verdict = models.JSONField(help_text="rules.legality.Verdict.to_dict()")
+    card_count = models.PositiveSmallIntegerField(default=0)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    after_deadline = models.BooleanField(default=False, help_text="A staff change after the lock")
+
+    class Meta:
+        ordering = ["registration_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["registration", "version"], name="one_deck_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} v{self.version}"

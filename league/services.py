@@ -1,0 +1,195 @@
+"""Registration, check-in, late entry, drops and deck submissions.
+
+Every function here owns its transaction, raises `DomainError` with a stable code for a
+mistake the user can fix, and says what it writes and what it queues. Pages, the API and
+the management commands all call these; none of them writes league rows by itself.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from decks.services import check_decklist
+from rules.divisions import division_for
+from rules.errors import DomainError
+
+from . import permissions
+from .models import DeckSubmission, Event, Player, Registration
+
+ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+
+
+def division_of(player: Player, event: Event) -> str:
+    season = event.season
+    return division_for(
+        player.birth_date.year,
+        junior_from=season.junior_from_year,
+        senior_from=season.senior_from_year,
+    )
+
+
+def rounds_started(event: Event) -> int:
+    """The number of Swiss rounds paired so far (0 before the event starts)."""
+    from django.apps import apps
+
+    # `matches` sits above `league`; ask for its model by name instead of importing it.
+    Round = apps.get_model("matches", "Round")
+    return Round.objects.filter(event=event, stage="swiss").aggregate(n=Max("number"))["n"] or 0
+
+
+@transaction.atomic
+def register(*, event: Event, player: Player, by_user=None) -> Registration:
+    """Register `player` for `event`.
+
+    Writes one `Registration`: `registered`, or `waitlisted` when the event is at capacity.
+    While the event is running, the player enters late: they are paired from the next round
+    and take a loss for each round they missed. Raises `already-registered`,
+    `registration-closed`.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
+        raise DomainError("registration-closed", f"Registration for {event} is closed.")
+    existing = Registration.objects.filter(event=event, player=player).first()
+    if existing and existing.status != Registration.Status.WITHDRAWN:
+        raise DomainError("already-registered", f"{player.name} is already registered for {event}.")
+    late_round = None
+    if event.status == Event.Status.RUNNING:
+        late_round = rounds_started(event) + 1
+    full = (
+        event.capacity is not None
+        and Registration.objects.filter(event=event, status__in=ACTIVE).count() >= event.capacity
+    )
+    status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
+    if existing:  # a withdrawn player signs up again
+        existing.status = status
+        existing.late_entry_round = late_round
+        existing.division = division_of(player, event)
+        existing.save(update_fields=["status", "late_entry_round", "division"])
+        return existing
+    return Registration.objects.create(
+        event=event,
+        player=player,
+        status=status,
+        division=division_of(player, event),
+        late_entry_round=late_round,
+    )
+
+
+@transaction.atomic
+def check_in(*, registration: Registration, by_user=None) -> Registration:
+    """Mark a registered player present. Raises `not-registered` for other states."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status == Registration.Status.CHECKED_IN:
+        return registration
+    if registration.status != Registration.Status.REGISTERED:
+        raise DomainError(
+            "not-registered", f"{registration.player.name} is {registration.get_status_display()}."
+        )
+    registration.status = Registration.Status.CHECKED_IN
+    registration.checked_in_at = timezone.now()
+    registration.save(update_fields=["status", "checked_in_at"])
+    return registration
+
+
+@transaction.atomic
+def drop(*, registration: Registration, by_user) -> Registration:
+    """Drop a player from the event (by the player or staff).
+
+    Before the first round this is a withdrawal and frees a place for the waiting list; after
+    it the player is never paired again but stays in the standings, with their record frozen
+    after the last round that was paired. Raises `not-allowed`, `not-active`.
+    """
+    registration = Registration.objects.select_for_update().select_related("event", "player").get(
+        pk=registration.pk
+    )
+    event = registration.event
+    if not (
+        permissions.owns_registration(by_user, registration)
+        or permissions.is_event_staff(by_user, event)
+    ):
+        raise DomainError("not-allowed", "Only the player or the event staff can drop a player.", status=403)
+    if not registration.is_active and registration.status != Registration.Status.WAITLISTED:
+        raise DomainError("not-active", f"{registration.player.name} is not in the event.")
+    played = rounds_started(event)
+    if played == 0 or registration.status == Registration.Status.WAITLISTED:
+        was_active = registration.is_active
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        if was_active:
+            _promote_waitlist(event)
+        return registration
+    registration.status = Registration.Status.DROPPED
+    registration.dropped_after_round = played
+    registration.dropped_by = by_user if by_user and by_user.is_authenticated else None
+    registration.save(update_fields=["status", "dropped_after_round", "dropped_by"])
+    return registration
+
+
+def _promote_waitlist(event: Event) -> None:
+    if event.capacity is None:
+        return
+    active = Registration.objects.filter(event=event, status__in=ACTIVE).count()
+    free = event.capacity - active
+    if free <= 0:
+        return
+    waiting = Registration.objects.filter(
+        event=event, status=Registration.Status.WAITLISTED
+    ).order_by("registered_at", "id")[:free]
+    Registration.objects.filter(pk__in=[r.pk for r in waiting]).update(
+        status=Registration.Status.REGISTERED
+    )
+
+
+def deck_locked(event: Event, now=None) -> bool:
+    return event.deck_deadline is not None and (now or timezone.now()) >= event.deck_deadline
+
+
+@transaction.atomic
+def submit_deck(*, registration: Registration, text: str, by_user) -> DeckSubmission:
+    """Check `text` against the event's format and store it as the registration's next
+    version (older versions are kept). After the deck deadline only staff may submit, and
+    the version is marked as a change after the lock. Queues the deck-verdict notification.
+    Raises `not-allowed`, `deck-locked`, `empty-decklist`.
+    """
+    registration = Registration.objects.select_for_update().select_related(
+        "event__format", "event__season__league", "player"
+    ).get(pk=registration.pk)
+    event = registration.event
+    is_staff = permissions.is_event_staff(by_user, event)
+    if not (is_staff or permissions.owns_registration(by_user, registration)):
+        raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
+    locked = deck_locked(event)
+    if locked and not is_staff:
+        raise DomainError(
+            "deck-locked",
+            f"The deck deadline ({event.deck_deadline:%Y-%m-%d %H:%M}) has passed; ask the event staff to change your list.",
+            status=409,
+        )
+    if not text.strip():
+        raise DomainError("empty-decklist", "Paste your decklist: the text is empty.")
+    verdict = check_decklist(text=text, fmt=event.format)
+    last = registration.deck_submissions.aggregate(v=Max("version"))["v"] or 0
+    submission = DeckSubmission.objects.create(
+        registration=registration,
+        version=last + 1,
+        text=text,
+        legal=verdict.legal,
+        verdict=verdict.to_dict(),
+        card_count=verdict.card_count,
+        submitted_by=by_user if by_user and by_user.is_authenticated else None,
+        after_deadline=locked,
+    )
+    from .notify import deck_verdict_notification
+
+    deck_verdict_notification(submission)
+    return submission
+
+
+def create_player(*, name: str, player_id: str, birth_date: date, email: str = "", user=None) -> Player:
+    if Player.objects.filter(player_id=player_id).exists():
+        raise DomainError("duplicate-player-id", f"Player ID {player_id} is already taken.")
+    return Player.objects.create(name=name, player_id=player_id, birth_date=birth_date, email=email, user=user)

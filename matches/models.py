@@ -1,0 +1,201 @@
+"""Rounds, matches, games with their sudden-death chains, reports, and standings snapshots.
+
+Terms:
+- A `Round` of an event is Swiss or top cut; its number runs on across both stages.
+- A `Match` is two registrations at a table (or one with a bye). Its `result` is set once
+  the result stands: from two agreeing player reports, or from staff.
+- A `Game` is one game of a match. Games are numbered 1, 2, 3; a game that ended with both
+  players winning at once is followed by a sudden-death replay with the same `number`, the
+  next `sequence`, `replay_of` pointing at it and the Prize count the event chose. The chain
+  ends with the replay that has a winner.
+- `ResultChange` keeps every change of a match's result: who, when, before and after.
+- `StandingsSnapshot` is the standings after a round, written by a Celery task; a revision
+  after a correction adds a new version instead of overwriting a published one.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from league.models import Event, Registration
+
+
+class Round(models.Model):
+    class Stage(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        TOP_CUT = "top_cut", "Top cut"
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired (not yet published)"
+        PUBLISHED = "published", "Pairings published"
+        RUNNING = "running", "Clock running"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.SWISS)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    seed = models.CharField(max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    rematches = models.PositiveSmallIntegerField(default=0)
+    pair_downs = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_number")]
+
+    def __str__(self) -> str:
+        return f"{self.event} – round {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.PAIRED
+
+
+class Match(models.Model):
+    class Result(models.TextChoices):
+        A = "a", "Player A won"
+        B = "b", "Player B won"
+        TIE = "tie", "Tie"
+        DOUBLE_LOSS = "double_loss", "Double loss"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for results"
+        REPORTED = "reported", "One player reported"
+        DISPUTED = "disputed", "Disputed: staff to decide"
+        FINAL = "final", "Result stands"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField()
+    division = models.CharField(max_length=10, blank=True)
+    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    result = models.CharField(max_length=12, choices=Result.choices, blank=True)
+    a_game_wins = models.PositiveSmallIntegerField(default=0)
+    b_game_wins = models.PositiveSmallIntegerField(default=0)
+    ended_at_time = models.BooleanField(default=False)
+    intentional_draw = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round_id", "table"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table", "division"], name="one_match_per_table"),
+        ]
+        indexes = [models.Index(fields=["round", "status"])]
+
+    def __str__(self) -> str:
+        b = self.player_b.player.name if self.player_b_id else "BYE"
+        return f"R{self.round.number} T{self.table}: {self.player_a.player.name} v {b}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+    def side_of(self, registration_id: int) -> str | None:
+        if registration_id == self.player_a_id:
+            return "a"
+        if registration_id == self.player_b_id:
+            return "b"
+        return None
+
+
+class Game(models.Model):
+    class Outcome(models.TextChoices):
+        A = "a", "Player A won"
+        B = "b", "Player B won"
+        BOTH_WON = "both_won", "Both won at once (sudden death follows)"
+        TIE = "tie", "Unfinished at time"
+        DOUBLE_LOSS = "double_loss", "Double game loss"
+
+    class Reason(models.TextChoices):
+        PLAYED = "played", "Played"
+        NO_SHOW = "no_show", "No-show (game loss)"
+        PENALTY = "penalty", "Staff penalty (game loss)"
+        CONCEDED = "conceded", "Conceded"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    sequence = models.PositiveSmallIntegerField(default=0, help_text="0, then 1, 2… for replays")
+    replay_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replay"
+    )
+    prizes = models.PositiveSmallIntegerField(default=6, help_text="Prize cards each player set out")
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.PLAYED)
+
+    class Meta:
+        ordering = ["match_id", "number", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number", "sequence"], name="one_game_slot"),
+        ]
+
+    def __str__(self) -> str:
+        replay = f" (sudden death {self.sequence})" if self.sequence else ""
+        return f"Game {self.number}{replay}: {self.get_outcome_display()}"
+
+
+class ResultReport(models.Model):
+    """What one player says happened. Two agreeing reports make the result stand."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    side = models.CharField(max_length=1, choices=[("a", "Player A"), ("b", "Player B")])
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    payload = models.JSONField(help_text="The games as reported, see matches.results")
+    created_at = models.DateTimeField(auto_now_add=True)
+    superseded = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match_id", "created_at", "id"]
+
+
+class ResultChange(models.Model):
+    """The audit trail of a match result."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=20, help_text="players, staff, system")
+    before = models.JSONField(null=True)
+    after = models.JSONField()
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "changed_at", "id"]
+
+
+class StandingsSnapshot(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    round_number = models.PositiveSmallIntegerField()
+    version = models.PositiveSmallIntegerField(default=1)
+    rows = models.JSONField(help_text="[{registration, player, rank, points, record, owp, oowp, division, dropped}]")
+    computed_at = models.DateTimeField(auto_now=True)
+    published = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event_id", "round_number", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "round_number", "version"], name="one_standings_version"
+            )
+        ]
+
+
+class StandingsState(models.Model):
+    """Coalesces recomputations: `requested` counts result changes, `computed` what the
+    last run covered, `queued` whether a run is already waiting on the broker."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, primary_key=True)
+    requested = models.PositiveIntegerField(default=0)
+    computed = models.PositiveIntegerField(default=0)
+    queued = models.BooleanField(default=False)

@@ -1,0 +1,106 @@
+"""Shared fixtures.
+
+Database tests run on PostgreSQL (`DATABASE_URL`, set by `make test`). Tasks run eagerly in
+the test process by default; a test marked `worker` gets a real Celery worker process on the
+real broker (`CELERY_BROKER_URL`), reading the same test database, so it must commit its data
+(`transactional_db`).
+"""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("worker"):
+            item.fixturenames.append("celery_worker_process")
+
+
+@pytest.fixture(autouse=True)
+def _eager_tasks_unless_worker(request):
+    """Run tasks in-process, except in tests marked `worker`. Pure tests (`-p no:django`)
+    skip this entirely."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from league.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = request.node.get_closest_marker("worker") is None
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture(scope="session")
+def worker_queue(worker_id):
+    return f"test-{worker_id}-{uuid.uuid4().hex[:8]}"
+
+
+def start_worker(*, database_name: str, queue: str, broker_url: str, extra_env=None):
+    """Start `celery worker` on `queue`, wait until it answers a ping task, return the process."""
+    from league.celery import app
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + database_name,
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        **(extra_env or {}),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool=solo", "-Q", queue,
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    app.conf.task_default_queue = queue
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited with {proc.returncode}")
+        try:
+            app.send_task("league.ping", queue=queue).get(timeout=5)
+            return proc
+        except Exception:
+            time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError("celery worker did not answer within 60 s")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
+    """A real worker process on the real broker, reading this session's test database."""
+    from django.db import connection
+
+    from league.celery import app
+
+    if app.conf.broker_url in (None, "", "memory://"):
+        pytest.fail("CELERY_BROKER_URL is not set: run the suite with `make test`.")
+    with django_db_blocker.unblock():
+        database_name = connection.settings_dict["NAME"]
+    mail_dir = ROOT / "var" / "test-mail" / worker_queue
+    mail_dir.mkdir(parents=True, exist_ok=True)
+    proc = start_worker(
+        database_name=database_name,
+        queue=worker_queue,
+        broker_url=app.conf.broker_url,
+        extra_env={
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(mail_dir),
+        },
+    )
+    proc.mail_dir = mail_dir
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
