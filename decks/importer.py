@@ -152,15 +152,15 @@ def read_card_data(
 
 def _sync(model, rows: list, fields: list[str], kind: str, summary: ImportSummary) -> None:
     """Insert new rows and update changed ones, leaving equal rows untouched."""
-    existing = {obj.pk: obj for obj in model.objects.only(*fields)}
+    existing = {values[0]: values[1:] for values in model.objects.values_list("pk", *fields).iterator(2000)}
     to_create, to_update = [], []
     for row in rows:
         old = existing.get(row.pk)
         if old is None:
             to_create.append(row)
-        elif any(getattr(old, f) != getattr(row, f) for f in fields):
+        elif old != tuple(getattr(row, f) for f in fields):
             to_update.append(row)
-    model.objects.bulk_create(to_create, batch_size=1000)
+    model.objects.bulk_create(to_create, batch_size=2000)
     if to_update:
         model.objects.bulk_update(to_update, fields, batch_size=500)
     summary.added[kind] = len(to_create)

@@ -117,6 +117,9 @@ class CardDataVersion(models.Model):
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
+    def __str__(self) -> str:
+        return f"card data v{self.version}"
+
 
 class Format(models.Model):
     """A deck format organisers can edit in the admin.

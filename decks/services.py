@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 
-
 from rules.cards import CardIndex, FormatSpec
 from rules.legality import Verdict, check_deck
 
@@ -42,11 +41,12 @@ def card_index() -> CardIndex:
         return _cache["index"]
 
 
-def check_decklist(*, text: str, fmt: Format | FormatSpec) -> Verdict:
-    """Parse `text` and check it against `fmt`. Stores nothing."""
+def check_decklist(*, text: str, fmt: Format | FormatSpec, index: CardIndex | None = None) -> Verdict:
+    """Parse `text` and check it against `fmt`. Stores nothing. Pass `index` to check many
+    lists against one index without asking the database for its version each time."""
     spec = fmt.to_spec() if isinstance(fmt, Format) else fmt
     parsed = parse_decklist(text)
-    verdict = check_deck(parsed.lines, card_index(), spec)
+    verdict = check_deck(parsed.lines, index or card_index(), spec)
     return verdict.with_parse_errors(parsed.errors) if parsed.errors else verdict
 
 

@@ -12,15 +12,11 @@ from django.db import models
 from django.utils import timezone
 
 from decks.models import Format
-from rules.scoring import DEFAULT_TABLE
+from rules.scoring import table_to_rows
 
 
 def default_structure_table() -> list[dict]:
-    return [
-        {"min_players": row.min_players, "max_players": row.max_players,
-         "rounds": row.rounds, "top_cut": row.top_cut}
-        for row in DEFAULT_TABLE
-    ]  # fmt: skip
+    return table_to_rows()
 
 
 def default_points_table() -> dict:
@@ -109,6 +105,9 @@ class Event(models.Model):
     )
     top_cut = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Override the season's table (0: no cut)"
+    )
+    require_check_in = models.BooleanField(
+        default=False, help_text="Pair only players who checked in"
     )
     decklists_published = models.BooleanField(default=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
@@ -208,3 +207,39 @@ class DeckSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration} v{self.version}"
+
+
+class EventPlacement(models.Model):
+    """A player's final place in a finished event, and the league points it earned."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="placements")
+    registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="placement")
+    division = models.CharField(max_length=10, choices=Division.choices)
+    place = models.PositiveIntegerField()
+    points = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event_id", "division", "place"]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.place} ({self.division})"
+
+
+class SeasonStanding(models.Model):
+    """The league leaderboard: a player's points over a season's finished events."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="leaderboard")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_standings")
+    rank = models.PositiveIntegerField()
+    points = models.PositiveIntegerField()
+    events_played = models.PositiveIntegerField()
+    events_counted = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["season_id", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="one_season_row_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} #{self.rank}: {self.player_id}"

@@ -16,9 +16,18 @@ from django.utils import timezone
 from decks.services import check_decklist
 from rules.divisions import division_for
 from rules.errors import DomainError
+from rules.league_points import PointsTable, leaderboard
 
 from . import permissions
-from .models import DeckSubmission, Event, Player, Registration
+from .models import (
+    DeckSubmission,
+    Event,
+    EventPlacement,
+    Player,
+    Registration,
+    Season,
+    SeasonStanding,
+)
 
 ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
 
@@ -193,3 +202,40 @@ def create_player(*, name: str, player_id: str, birth_date: date, email: str = "
     if Player.objects.filter(player_id=player_id).exists():
         raise DomainError("duplicate-player-id", f"Player ID {player_id} is already taken.")
     return Player.objects.create(name=name, player_id=player_id, birth_date=birth_date, email=email, user=user)
+
+
+# --- league points --------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_placements(*, event: Event, placements: list[tuple[int, str, int]]) -> None:
+    """Store an event's final places `(registration id, division, place)` with the league
+    points the season's table gives them, and queue the season leaderboard's recompute.
+    Running it again overwrites the same rows."""
+    table = PointsTable.from_json(event.season.points_table)
+    EventPlacement.objects.filter(event=event).delete()
+    EventPlacement.objects.bulk_create(
+        EventPlacement(event=event, registration_id=reg, division=division, place=place,
+                       points=table.points_for(place))
+        for reg, division, place in placements
+    )  # fmt: skip
+    from .tasks import recompute_season_points as task
+
+    season_id = event.season_id
+    transaction.on_commit(lambda: task.delay(season_id))
+
+
+@transaction.atomic
+def recompute_season_points(*, season: Season) -> list[SeasonStanding]:
+    """Rebuild the season's leaderboard from the placements of its finished events,
+    counting only each player's best finishes when the season sets a limit."""
+    finishes = EventPlacement.objects.filter(
+        event__season=season, event__status=Event.Status.FINISHED
+    ).values_list("registration__player_id", "points")
+    rows = leaderboard(((str(p), pts) for p, pts in finishes), best=season.best_finishes)
+    SeasonStanding.objects.filter(season=season).delete()
+    return SeasonStanding.objects.bulk_create(
+        SeasonStanding(season=season, player_id=int(r.player), rank=r.rank, points=r.points,
+                       events_played=r.events_played, events_counted=r.events_counted)
+        for r in rows
+    )  # fmt: skip

@@ -10,3 +10,15 @@ from django.db import connection
 def ping() -> dict:
     """Answer with where the task ran: used to check a worker is up and on which database."""
     return {"pong": True, "pid": os.getpid(), "database": connection.settings_dict["NAME"]}
+
+
+@shared_task(name="league.recompute_season_points")
+def recompute_season_points(season_id: int) -> int:
+    """Rebuild a season's leaderboard; safe to run any number of times."""
+    from . import services
+    from .models import Season
+
+    season = Season.objects.filter(pk=season_id).first()
+    if season is None:
+        return 0
+    return len(services.recompute_season_points(season=season))

@@ -158,6 +158,9 @@ class ResultReport(models.Model):
     class Meta:
         ordering = ["match_id", "created_at", "id"]
 
+    def __str__(self) -> str:
+        return f"report by side {self.side} on match {self.match_id}"
+
 
 class ResultChange(models.Model):
     """The audit trail of a match result."""
@@ -172,6 +175,9 @@ class ResultChange(models.Model):
 
     class Meta:
         ordering = ["match_id", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"change of match {self.match_id} by {self.source} at {self.changed_at:%Y-%m-%d %H:%M}"
 
 
 class StandingsSnapshot(models.Model):
@@ -190,12 +196,23 @@ class StandingsSnapshot(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"standings of event {self.event_id} after round {self.round_number} v{self.version}"
+
 
 class StandingsState(models.Model):
     """Coalesces recomputations: `requested` counts result changes, `computed` what the
-    last run covered, `queued` whether a run is already waiting on the broker."""
+    last run covered, `queued` whether a run is already waiting on the broker (a run queued
+    more than a minute ago is taken as lost, and another is queued)."""
 
     event = models.OneToOneField(Event, on_delete=models.CASCADE, primary_key=True)
     requested = models.PositiveIntegerField(default=0)
     computed = models.PositiveIntegerField(default=0)
     queued = models.BooleanField(default=False)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    dirty_from_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Earliest round whose results changed since the last run"
+    )
+
+    def __str__(self) -> str:
+        return f"standings state of event {self.event_id}"

@@ -104,3 +104,26 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture
+def staff(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def make_event(db, staff):
+    """`make_event(players=8, **event_fields)` → (event, [registrations]): an event in a
+    league organised by `staff`, with checked-in players who have site accounts."""
+    from league.models import Registration
+    from tests.factories import EventFactory, LeagueFactory, RegistrationFactory, SeasonFactory
+
+    def make(players: int = 8, **fields):
+        league = LeagueFactory(organisers=[staff])
+        event = EventFactory(season=SeasonFactory(league=league), **fields)
+        regs = [RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN) for _ in range(players)]
+        return event, regs
+
+    return make

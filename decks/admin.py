@@ -1,0 +1,32 @@
+from django.contrib import admin
+
+from .models import Card, CardSet, Format, PreconDeck
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "ptcgo_code", "series", "release_date", "total"]
+    search_fields = ["id", "name", "ptcgo_code"]
+    list_filter = ["series"]
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "supertype", "set_code", "number", "regulation_mark"]
+    list_filter = ["supertype", "regulation_mark", "is_basic_energy", "is_ace_spec", "is_radiant"]
+    search_fields = ["id", "name", "norm_name"]
+    list_select_related = ["card_set"]
+    readonly_fields = ["data"]
+
+
+@admin.register(Format)
+class FormatAdmin(admin.ModelAdmin):
+    list_display = ["name", "key", "base", "allowed_marks"]
+    prepopulated_fields = {"key": ["name"]}
+    filter_horizontal = ["allowed_sets"]
+
+
+@admin.register(PreconDeck)
+class PreconDeckAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "card_set"]
+    search_fields = ["id", "name"]

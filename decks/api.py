@@ -1,0 +1,83 @@
+"""API for cards, formats and checking decklists (stores nothing)."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from .models import Card, Format
+from .services import check_decklist
+
+MAX_DECKLIST_CHARS = 20_000
+
+
+class CardSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Card
+        fields = ["id", "name", "norm_name", "supertype", "subtypes", "card_set", "set_code",
+                  "number", "regulation_mark", "evolves_from", "legal", "banned"]  # fmt: skip
+
+
+class CardViewSet(viewsets.ReadOnlyModelViewSet):
+    """Cards; filter with `?name=` (case-insensitive, part of the name) and `?set_code=`."""
+
+    serializer_class = CardSerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        qs = Card.objects.defer("data")
+        if name := self.request.query_params.get("name"):
+            qs = qs.filter(name__icontains=name)
+        if code := self.request.query_params.get("set_code"):
+            qs = qs.filter(set_code__iexact=code)
+        return qs
+
+
+class FormatSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Format
+        fields = ["key", "name", "base", "allowed_marks", "banned_names", "banned_prints"]
+
+
+class FormatViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Format.objects.all()
+    serializer_class = FormatSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "key"
+
+
+class FindingSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    lines = serializers.ListField(child=serializers.IntegerField())
+    message = serializers.CharField()
+
+
+class VerdictSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    card_count = serializers.IntegerField()
+    errors = FindingSerializer(many=True)
+    warnings = FindingSerializer(many=True)
+
+
+class DecklistInputSerializer(serializers.Serializer):
+    decklist_text = serializers.CharField(max_length=MAX_DECKLIST_CHARS, trim_whitespace=False)
+
+
+class CheckDecklistSerializer(DecklistInputSerializer):
+    format = serializers.SlugRelatedField(slug_field="key", queryset=Format.objects.all())
+
+
+def verdict_payload(verdict) -> dict:
+    return {**verdict.to_dict(), "card_count": verdict.card_count}
+
+
+@extend_schema(request=CheckDecklistSerializer, responses=VerdictSerializer)
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def check_deck(request):
+    """Check a decklist against a format and return the verdict line by line. Stores nothing."""
+    data = CheckDecklistSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    verdict = check_decklist(text=data.validated_data["decklist_text"], fmt=data.validated_data["format"])
+    return Response(verdict_payload(verdict))

@@ -1,0 +1,78 @@
+from django.contrib import admin
+
+from .models import (
+    DeckSubmission,
+    Event,
+    EventPlacement,
+    League,
+    Player,
+    Registration,
+    Season,
+    SeasonStanding,
+)
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+    fields = ["name", "starts_on", "ends_on", "junior_from_year", "senior_from_year", "best_finishes"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+    inlines = [SeasonInline]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "starts_on", "ends_on"]
+    list_filter = ["league"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["name", "season", "format", "starts_at", "status", "best_of", "capacity"]
+    list_filter = ["status", "format", "season__league"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "player_id", "birth_date", "user"]
+    search_fields = ["name", "player_id"]
+
+
+class DeckSubmissionInline(admin.TabularInline):
+    model = DeckSubmission
+    extra = 0
+    fields = ["version", "legal", "card_count", "submitted_by", "submitted_at", "after_deadline"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["player", "event", "status", "division", "late_entry_round", "dropped_after_round"]
+    list_filter = ["status", "division", "event"]
+    search_fields = ["player__name", "player__player_id"]
+    list_select_related = ["player", "event"]
+    inlines = [DeckSubmissionInline]
+
+
+@admin.register(DeckSubmission)
+class DeckSubmissionAdmin(admin.ModelAdmin):
+    """Read-only: decklists change through the site, which keeps every version."""
+
+    list_display = ["registration", "version", "legal", "submitted_by", "submitted_at"]
+    list_filter = ["legal", "after_deadline"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+admin.site.register(EventPlacement)
+admin.site.register(SeasonStanding)

@@ -1,0 +1,160 @@
+"""API for leagues, seasons, events, registrations and deck submissions.
+
+Permissions come from `league.permissions`, the same functions the pages use. Anonymous
+users read leagues, events and published data only.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from decks.api import DecklistInputSerializer
+
+from . import permissions, services
+from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = League
+        fields = ["id", "name", "slug", "description"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["id", "league", "name", "starts_on", "ends_on", "junior_from_year",
+                  "senior_from_year", "structure_table", "points_table", "best_finishes"]  # fmt: skip
+
+
+class EventSerializer(serializers.ModelSerializer):
+    format = serializers.SlugRelatedField(slug_field="key", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = ["id", "season", "name", "slug", "format", "starts_at", "best_of", "round_minutes",
+                  "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
+                  "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Registration
+        fields = ["id", "event", "player", "player_name", "status", "division", "registered_at",
+                  "checked_in_at", "late_entry_round", "dropped_after_round"]  # fmt: skip
+
+
+class DeckSubmissionSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = DeckSubmission
+        fields = ["id", "version", "text", "legal", "verdict", "card_count", "submitted_by",
+                  "submitted_at", "after_deadline"]  # fmt: skip
+
+
+class SeasonStandingSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = SeasonStanding
+        fields = ["rank", "player", "player_name", "points", "events_played", "events_counted"]
+
+
+class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = League.objects.all()
+    serializer_class = LeagueSerializer
+    permission_classes = [AllowAny]
+
+
+class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Season.objects.all()
+    serializer_class = SeasonSerializer
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=SeasonStandingSerializer(many=True))
+    @action(detail=True)
+    def leaderboard(self, request, pk=None):
+        rows = SeasonStanding.objects.filter(season=self.get_object()).select_related("player")
+        return Response(SeasonStandingSerializer(rows, many=True).data)
+
+
+class EventViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Event.objects.select_related("format", "season__league")
+    serializer_class = EventSerializer
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=None, responses={201: RegistrationSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def register(self, request, pk=None):
+        """Register yourself (your player profile) for this event."""
+        player = getattr(request.user, "player", None)
+        if player is None:
+            raise PermissionDenied("Your account has no player profile.")
+        registration = services.register(event=self.get_object(), player=player, by_user=request.user)
+        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=RegistrationSerializer(many=True))
+    @action(detail=True)
+    def registrations(self, request, pk=None):
+        """Everyone registered (names and status): public, decklists are not part of it."""
+        rows = Registration.objects.filter(event=self.get_object()).select_related("player")
+        return Response(RegistrationSerializer(rows, many=True).data)
+
+
+class RegistrationViewSet(viewsets.GenericViewSet):
+    queryset = Registration.objects.select_related("event__season__league", "player")
+    serializer_class = RegistrationSerializer
+    permission_classes = [IsAuthenticated]
+
+    def _own_or_staff(self, registration: Registration) -> None:
+        if not (
+            permissions.owns_registration(self.request.user, registration)
+            or permissions.is_event_staff(self.request.user, registration.event)
+        ):
+            raise PermissionDenied("This is not your registration.")
+
+    def retrieve(self, request, pk=None):
+        registration = self.get_object()
+        self._own_or_staff(registration)
+        return Response(RegistrationSerializer(registration).data)
+
+    @extend_schema(request=None, responses=RegistrationSerializer)
+    @action(detail=True, methods=["post"])
+    def drop(self, request, pk=None):
+        registration = services.drop(registration=self.get_object(), by_user=request.user)
+        return Response(RegistrationSerializer(registration).data)
+
+    @extend_schema(request=None, responses=RegistrationSerializer)
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request, pk=None):
+        registration = self.get_object()
+        self._own_or_staff(registration)
+        return Response(RegistrationSerializer(services.check_in(registration=registration)).data)
+
+    @extend_schema(
+        methods=["POST"], request=DecklistInputSerializer, responses={201: DeckSubmissionSerializer}
+    )
+    @extend_schema(methods=["GET"], responses=DeckSubmissionSerializer(many=True))
+    @action(detail=True, methods=["get", "post"], permission_classes=[AllowAny])
+    def decks(self, request, pk=None):
+        """GET: every version of the decklist (the player, staff, or anyone once the
+        organiser published the lists). POST: submit a new version; the verdict comes back."""
+        registration = get_object_or_404(self.get_queryset(), pk=pk)
+        if request.method == "POST":
+            data = DecklistInputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            submission = services.submit_deck(
+                registration=registration, text=data.validated_data["decklist_text"], by_user=request.user
+            )
+            return Response(DeckSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+        if not permissions.can_view_decklist(request.user, registration):
+            raise PermissionDenied("Decklists are private until the organiser publishes them.")
+        rows = registration.deck_submissions.select_related("submitted_by").order_by("-version")
+        return Response(DeckSubmissionSerializer(rows, many=True).data)

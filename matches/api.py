@@ -1,0 +1,195 @@
+"""API for rounds, matches, results and standings.
+
+Anonymous users and players see published rounds and published standings only; staff of
+the event's league see everything and act on rounds and results; players report their own
+matches.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action, api_view, permission_classes
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from league import permissions
+from league.models import Event
+
+from . import selectors, services
+from .models import Game, Match, ResultChange, Round
+
+
+class GameSerializer(serializers.ModelSerializer):
+    replay_of = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "number", "sequence", "replay_of", "prizes", "outcome", "reason"]
+
+
+class ResultChangeSerializer(serializers.ModelSerializer):
+    changed_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = ResultChange
+        fields = ["changed_at", "changed_by", "source", "before", "after", "note"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    player_a_name = serializers.CharField(source="player_a.player.name", read_only=True)
+    player_b_name = serializers.CharField(source="player_b.player.name", read_only=True, default=None)
+    round_number = serializers.IntegerField(source="round.number", read_only=True)
+    games = GameSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "round_number", "table", "division", "player_a", "player_a_name", "player_b",
+                  "player_b_name", "status", "result", "a_game_wins", "b_game_wins", "ended_at_time",
+                  "intentional_draw", "games"]  # fmt: skip
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches = MatchSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "event", "number", "stage", "status", "published_at", "clock_started_at",
+                  "ends_at", "rematches", "pair_downs", "matches"]  # fmt: skip
+
+
+class GameInputSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=Game.Outcome.choices)
+    reason = serializers.ChoiceField(choices=Game.Reason.choices, default="played")
+    prizes = serializers.IntegerField(min_value=1, max_value=6, required=False)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    games = GameInputSerializer(many=True, required=False, default=list)
+    at_time = serializers.BooleanField(default=False)
+    intentional_draw = serializers.BooleanField(default=False)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+def _visible_rounds(request, event: Event):
+    qs = Round.objects.filter(event=event)
+    if not permissions.is_event_staff(request.user, event):
+        qs = qs.exclude(status=Round.Status.PAIRED)
+    return qs
+
+
+class RoundViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = RoundSerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        qs = Round.objects.select_related("event__season__league").prefetch_related(
+            "matches__player_a__player", "matches__player_b__player", "matches__games"
+        )
+        if not self.request.user.is_authenticated:
+            return qs.exclude(status=Round.Status.PAIRED)
+        return qs
+
+    def get_object(self):
+        round_ = super().get_object()
+        if not round_.is_public and not permissions.is_event_staff(self.request.user, round_.event):
+            raise NotFound()
+        return round_
+
+    def list(self, request):
+        event_id = request.query_params.get("event")
+        if not event_id:
+            return Response({"detail": "Pass ?event=<id>."}, status=status.HTTP_400_BAD_REQUEST)
+        event = get_object_or_404(Event, pk=event_id)
+        rounds = _visible_rounds(request, event).prefetch_related(
+            "matches__player_a__player", "matches__player_b__player", "matches__games"
+        )
+        return Response(RoundSerializer(rounds, many=True).data)
+
+    def _act(self, service):
+        round_ = get_object_or_404(Round.objects.select_related("event"), pk=self.kwargs["pk"])
+        service(round_=round_, by_user=self.request.user)
+        return Response(RoundSerializer(selectors.round_with_matches(round_)).data)
+
+    @extend_schema(request=None)
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def publish(self, request, pk=None):
+        return self._act(services.publish_round)
+
+    @extend_schema(request=None)
+    @action(detail=True, methods=["post"], url_path="start-clock", permission_classes=[IsAuthenticated])
+    def start_clock(self, request, pk=None):
+        return self._act(services.start_clock)
+
+    @extend_schema(request=None)
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def close(self, request, pk=None):
+        return self._act(services.close_round)
+
+
+@extend_schema(request=None, responses={201: RoundSerializer})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def pair_next_round(request, event_id: int):
+    """Pair the event's next round (staff). Two calls at once make one round: the second
+    gets 409 `round-open`."""
+    event = get_object_or_404(Event, pk=event_id)
+    round_ = services.pair_next_round(event=event, by_user=request.user)
+    return Response(RoundSerializer(selectors.round_with_matches(round_)).data, status=status.HTTP_201_CREATED)
+
+
+class MatchViewSet(viewsets.GenericViewSet):
+    serializer_class = MatchSerializer
+    permission_classes = [AllowAny]
+    queryset = Match.objects.select_related(
+        "round__event__season__league", "player_a__player", "player_b__player"
+    ).prefetch_related("games")
+
+    def retrieve(self, request, pk=None):
+        match = self.get_object()
+        if not match.round.is_public and not permissions.is_event_staff(request.user, match.round.event):
+            raise NotFound()
+        data = MatchSerializer(match).data
+        if permissions.is_event_staff(request.user, match.round.event):
+            data["changes"] = ResultChangeSerializer(match.changes.select_related("changed_by"), many=True).data
+        return Response(data)
+
+    @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def report(self, request, pk=None):
+        """A player reports their own match, game by game."""
+        payload = ResultInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        match = services.report_result(match=self.get_object(), by_user=request.user, payload=payload.validated_data)
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def result(self, request, pk=None):
+        """Staff enter or correct the result; the change is kept in the match's history."""
+        payload = ResultInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = dict(payload.validated_data)
+        note = data.pop("note", "")
+        match = services.set_result(match=self.get_object(), by_user=request.user, payload=data, note=note)
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+
+@extend_schema(parameters=[OpenApiParameter("round", int, required=False)])
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def event_standings(request, event_id: int):
+    """The latest standings snapshot (or `?round=N`). Only published standings are shown
+    to players and anonymous users; staff also see the live, unpublished ones."""
+    event = get_object_or_404(Event, pk=event_id)
+    qs = event.standings.all()
+    if not permissions.is_event_staff(request.user, event):
+        qs = qs.filter(published=True)
+    if round_number := request.query_params.get("round"):
+        qs = qs.filter(round_number=round_number)
+    snapshot = qs.order_by("-round_number", "-version").first()
+    if snapshot is None:
+        return Response({"round": None, "version": None, "published": False, "rows": []})
+    return Response({"round": snapshot.round_number, "version": snapshot.version,
+                     "published": snapshot.published, "computed_at": snapshot.computed_at,
+                     "rows": snapshot.rows})  # fmt: skip

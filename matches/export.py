@@ -1,0 +1,80 @@
+"""An event as one JSON document: players, rounds, matches with their games and sudden-death
+chains, drops, and the standings after every round."""
+
+from __future__ import annotations
+
+from league.models import Event, Registration
+
+from .models import Round, StandingsSnapshot
+
+
+def export_event(event: Event) -> dict:
+    regs = Registration.objects.filter(event=event).select_related("player").order_by("pk")
+    rounds = Round.objects.filter(event=event).prefetch_related("matches__games").order_by("number")
+    snapshots = StandingsSnapshot.objects.filter(event=event).order_by("round_number", "version")
+    return {
+        "event": {
+            "id": event.pk, "name": event.name, "format": event.format.key, "best_of": event.best_of,
+            "status": event.status, "division_mode": event.division_mode,
+            "sudden_death_prizes": event.sudden_death_prizes, "seed": event.seed,
+        },
+        "players": [
+            {"registration": r.pk, "name": r.player.name, "player_id": r.player.player_id,
+             "division": r.division, "status": r.status, "late_entry_round": r.late_entry_round,
+             "dropped_after_round": r.dropped_after_round}
+            for r in regs
+        ],
+        "drops": {str(r.pk): r.dropped_after_round for r in regs if r.dropped_after_round},
+        "rounds": [
+            {
+                "number": rd.number, "stage": rd.stage, "status": rd.status,
+                "rematches": rd.rematches, "pair_downs": rd.pair_downs,
+                "matches": [
+                    {
+                        "table": m.table, "division": m.division, "a": m.player_a_id, "b": m.player_b_id,
+                        "status": m.status, "result": m.result or None,
+                        "game_wins": [m.a_game_wins, m.b_game_wins], "at_time": m.ended_at_time,
+                        "intentional_draw": m.intentional_draw,
+                        "games": [
+                            {"id": g.pk, "number": g.number, "sequence": g.sequence,
+                             "replay_of": g.replay_of_id, "prizes": g.prizes, "outcome": g.outcome,
+                             "reason": g.reason}
+                            for g in sorted(m.games.all(), key=lambda g: (g.number, g.sequence))
+                        ],
+                    }
+                    for m in sorted(rd.matches.all(), key=lambda m: (m.division, m.table))
+                ],
+            }
+            for rd in rounds
+        ],
+        "standings": [
+            {"round": s.round_number, "version": s.version, "published": s.published, "rows": s.rows}
+            for s in snapshots
+        ],
+    }  # fmt: skip
+
+
+def standings_input(export: dict) -> dict:
+    """The export's Swiss results in the input form of `python -m rules.standings`."""
+    matches = []
+    for rd in export["rounds"]:
+        if rd["stage"] != "swiss":
+            continue
+        for m in rd["matches"]:
+            a, b = str(m["a"]), (str(m["b"]) if m["b"] else None)
+            if m["result"] == "double_loss":
+                matches += [{"round": rd["number"], "a": a, "b": None, "result": "b"},
+                            {"round": rd["number"], "a": b, "b": None, "result": "b"}]  # fmt: skip
+            else:
+                matches.append({"round": rd["number"], "a": a, "b": b, "result": m["result"]})
+    late = {str(p["registration"]): p["late_entry_round"] for p in export["players"] if p["late_entry_round"]}
+    for reg, entered in late.items():
+        matches += [{"round": r, "a": reg, "b": None, "result": "b"} for r in range(1, entered)]
+    players = [str(p["registration"]) for p in export["players"] if p["status"] not in ("withdrawn", "waitlisted")]
+    return {
+        "players": players,
+        "matches": matches,
+        "dropped": [k for k in export["drops"]],
+        "drop_round": export["drops"],
+        "late": late,
+    }

@@ -1,0 +1,136 @@
+"""Result forms. They check shape only and build the payload `matches.services` reads:
+`{"games": [{"outcome", "reason"}...], "at_time": bool, "intentional_draw": bool}`.
+
+Players speak of "I" and "my opponent"; the payload speaks of sides `a` and `b`, so the
+player forms take the reporting player's side.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from .models import Game
+
+MAX_SUDDEN_DEATH = 10
+
+
+def _other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+class QuickReportForm(forms.Form):
+    """Best of 1 in one tap: "I won", "I lost", "Tie at time", after `sudden_death` games
+    both players won at once (each followed by its sudden-death replay)."""
+
+    OUTCOMES = [("won", "I won"), ("lost", "I lost"), ("tie", "Tie at time")]
+
+    outcome = forms.ChoiceField(choices=OUTCOMES)
+    sudden_death = forms.IntegerField(min_value=0, max_value=MAX_SUDDEN_DEATH, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("outcome") == "tie" and data.get("sudden_death"):
+            raise forms.ValidationError("A sudden-death game ends with a winner: who won it?")
+        return data
+
+    def payload(self, side: str) -> dict:
+        outcome = self.cleaned_data["outcome"]
+        final = {"won": side, "lost": _other(side), "tie": "tie"}[outcome]
+        games = [{"outcome": "both_won", "reason": "played"}] * (self.cleaned_data["sudden_death"] or 0)
+        games.append({"outcome": final, "reason": "played"})
+        return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
+
+
+class GamesForm(forms.Form):
+    """Games in the order they were played, one row each; blank rows are skipped. A game
+    both players won at once is followed, in the next row, by its sudden-death replay."""
+
+    at_time = forms.BooleanField(required=False, label="Time was called")
+    intentional_draw = forms.BooleanField(
+        required=False, label="Intentional draw (Swiss only; no games)"
+    )
+
+    def __init__(self, *args, rows: int, outcome_choices: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.row_count = rows
+        for i in range(1, rows + 1):
+            self.fields[f"game_{i}"] = forms.ChoiceField(
+                choices=[("", "—"), *outcome_choices], required=False, label=f"Game played #{i}"
+            )
+            self.fields[f"reason_{i}"] = forms.ChoiceField(
+                choices=Game.Reason.choices, required=False, initial=Game.Reason.PLAYED, label="How"
+            )
+
+    def game_rows(self) -> list[dict]:
+        return [
+            {"number": i, "outcome": self[f"game_{i}"], "reason": self[f"reason_{i}"]}
+            for i in range(1, self.row_count + 1)
+        ]
+
+    def side_outcome(self, value: str) -> str:
+        return value
+
+    def clean(self):
+        data = super().clean()
+        games = []
+        for i in range(1, self.row_count + 1):
+            outcome = data.get(f"game_{i}")
+            if outcome:
+                games.append(
+                    {"outcome": self.side_outcome(outcome), "reason": data.get(f"reason_{i}") or "played"}
+                )
+        if not games and not data.get("intentional_draw"):
+            raise forms.ValidationError("Enter the games in the order they were played.")
+        data["games"] = games
+        return data
+
+    def payload(self) -> dict:
+        return {
+            "games": self.cleaned_data["games"],
+            "at_time": self.cleaned_data["at_time"],
+            "intentional_draw": self.cleaned_data["intentional_draw"],
+        }
+
+
+PLAYER_OUTCOMES = [
+    ("me", "I won"),
+    ("opponent", "My opponent won"),
+    ("both_won", "We both won at once → sudden death next"),
+    ("tie", "Unfinished at time"),
+    ("double_loss", "Double game loss"),
+]
+
+
+class PlayerGamesForm(GamesForm):
+    """Game by game, as "I" and "my opponent"."""
+
+    def __init__(self, *args, side: str, rows: int, **kwargs):
+        self.side = side
+        super().__init__(*args, rows=rows, outcome_choices=PLAYER_OUTCOMES, **kwargs)
+
+    def side_outcome(self, value: str) -> str:
+        return {"me": self.side, "opponent": _other(self.side)}.get(value, value)
+
+
+class StaffResultForm(GamesForm):
+    """Staff enter or correct a result with the players' names, and say why."""
+
+    note = forms.CharField(max_length=200, required=False, label="Note (kept in the history)")
+
+    def __init__(self, *args, names: dict[str, str], rows: int, **kwargs):
+        choices = [
+            ("a", f"{names['a']} won"),
+            ("b", f"{names['b']} won"),
+            ("both_won", "Both won at once → sudden death next"),
+            ("tie", "Unfinished at time"),
+            ("double_loss", "Double game loss"),
+        ]
+        super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
+
+    @staticmethod
+    def initial_from(games, match) -> dict:
+        initial = {"at_time": match.ended_at_time, "intentional_draw": match.intentional_draw}
+        for i, game in enumerate(games, start=1):
+            initial[f"game_{i}"] = game.outcome
+            initial[f"reason_{i}"] = game.reason
+        return initial

@@ -1,0 +1,126 @@
+"""The notifications a round or a result sends. Each builds its items and calls
+`notifications.services.notify` once; keys make every call safe to repeat."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from league.models import Event
+from notifications.services import NotificationItem, notify
+
+from .models import Match, Round
+
+
+def _name(reg) -> str:
+    return reg.player.name if reg else "BYE"
+
+
+def pairings_published(round_: Round) -> int:
+    """One notification per player with an account: opponent and table."""
+    matches = round_.matches.select_related("player_a__player", "player_b__player")
+    event = round_.event
+    url = reverse("round-pairings", args=[event.pk, round_.number])
+    items = []
+    for m in matches:
+        for me, other in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
+            if me is None or me.player.user_id is None:
+                continue
+            if other is None:
+                body = f"You have a bye in round {round_.number} of {event.name}: it counts as a win."
+            else:
+                body = (
+                    f"Round {round_.number} of {event.name}: table {m.table} against "
+                    f"{_name(other)}."
+                )
+            items.append(
+                NotificationItem(
+                    recipient_id=me.player.user_id,
+                    key=f"pairings:round:{round_.pk}:reg:{me.pk}",
+                    subject=f"{event.name}: round {round_.number} pairings"[:200],
+                    body=body,
+                    url=url,
+                )
+            )
+    return notify(kind="pairings_published", items=items)
+
+
+def result_reported(match: Match, *, reported_by_side: str) -> int:
+    other = match.player_b if reported_by_side == "a" else match.player_a
+    if other is None or other.player.user_id is None:
+        return 0
+    reporter = match.player_a if reported_by_side == "a" else match.player_b
+    event = match.round.event
+    return notify(
+        kind="result_reported",
+        items=[
+            NotificationItem(
+                recipient_id=other.player.user_id,
+                key=f"reported:match:{match.pk}:report:{match.reports.count()}",
+                subject=f"{event.name}: confirm your round {match.round.number} result"[:200],
+                body=f"{_name(reporter)} reported your match at table {match.table}. "
+                "Confirm it, or report what you saw: a different report goes to the staff.",
+                url=reverse("match-detail", args=[match.pk]),
+            )
+        ],
+    )
+
+
+def result_disputed(match: Match) -> int:
+    event = match.round.event
+    staff = list(event.season.league.organisers.values_list("pk", flat=True))
+    key_base = f"disputed:match:{match.pk}:report:{match.reports.count()}"
+    return notify(
+        kind="result_reported",
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"{key_base}:staff:{user_id}",
+                subject=f"{event.name}: disputed result at table {match.table}"[:200],
+                body=f"{_name(match.player_a)} and {_name(match.player_b)} reported different "
+                f"results in round {match.round.number}. Please decide the result.",
+                url=reverse("match-detail", args=[match.pk]),
+            )
+            for user_id in staff
+        ],
+    )
+
+
+def dispute_resolved(match: Match) -> int:
+    change_count = match.changes.count()
+    items = [
+        NotificationItem(
+            recipient_id=reg.player.user_id,
+            key=f"resolved:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
+            subject=f"{match.round.event.name}: your round {match.round.number} result was decided"[:200],
+            body=f"The staff decided the result of your match at table {match.table}: "
+            f"{match.get_result_display()} ({match.a_game_wins}-{match.b_game_wins}).",
+            url=reverse("match-detail", args=[match.pk]),
+        )
+        for reg in (match.player_a, match.player_b)
+        if reg is not None and reg.player.user_id is not None
+    ]
+    return notify(kind="dispute_resolved", items=items)
+
+
+def standings_published(event: Event, round_number: int) -> int:
+    from league.models import Registration
+
+    user_ids = (
+        Registration.objects.filter(event=event, player__user__isnull=False)
+        .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
+        .values_list("player__user_id", flat=True)
+    )
+    url = reverse("event-standings", args=[event.pk])
+    return notify(
+        kind="standings_published",
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"standings:event:{event.pk}:round:{round_number}:user:{user_id}",
+                subject=f"{event.name}: standings after round {round_number}"[:200],
+                body=f"The standings after round {round_number} of {event.name} are up.",
+                url=url,
+            )
+            for user_id in user_ids
+        ],
+    )

@@ -1,0 +1,43 @@
+"""Tasks through a real broker to a real worker process and back."""
+
+import os
+import time
+
+import pytest
+from django.db import connection
+
+from league.tasks import ping
+from matches import services
+from matches.models import StandingsSnapshot, StandingsState
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(condition, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_a_task_goes_through_the_broker_to_a_worker_process_and_back():
+    answer = ping.delay().get(timeout=20)
+    assert answer["pong"] is True
+    assert answer["pid"] != os.getpid()  # another process ran it
+    assert answer["database"] == connection.settings_dict["NAME"]  # on this test database
+
+
+def test_closing_a_round_gets_its_standings_from_the_worker(make_event, staff):
+    event, _ = make_event(players=6)
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    for m in round_.matches.filter(player_b__isnull=False):
+        services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
+    services.close_round(round_=round_, by_user=staff)
+    assert wait_for(lambda: StandingsSnapshot.objects.filter(event=event, round_number=1, published=True).exists())
+    snapshot = StandingsSnapshot.objects.get(event=event, round_number=1)
+    assert len(snapshot.rows) == 6
+    assert sum(r["points"] for r in snapshot.rows) == 9
+    state = StandingsState.objects.get(event=event)
+    assert wait_for(lambda: StandingsState.objects.get(event=event).computed == state.requested)
