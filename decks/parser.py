@@ -1,0 +1,232 @@
+"""Decklist text parser: `parse_decklist(text) -> ParsedDeck`.
+
+Plain Python (no Django import) so it is fast and testable alone. It never raises for any
+text: every line it cannot read becomes a `parse-error` finding, and such a line counts
+toward nothing.
+
+Accepted input:
+
+* The Pokémon TCG Live export: section headers `Pokémon: 12`, `Trainer: 10`,
+  `Energy: 2` (the number counts lines, not cards, and is not checked), also in French
+  (`Dresseur`, `Énergie`), German (`Trainer`, `Energie`), Spanish (`Entrenador`,
+  `Energía`), Italian (`Allenatore`, `Energia`) and Portuguese (`Treinador`, `Energia`),
+  with or without accents, with `:` or ` - ` and an optional `##` (old PTCGO export);
+  card lines `COUNT NAME SETCODE NUMBER` (`4 Pikachu ex SVI 57`, `1 Iono PAL 185 PH`,
+  `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew PR-SV 53`), basic Energy as
+  `10 Basic {R} Energy SVE 2` or the old `4 Basic {M} Energy Energy 25`; a closing
+  `Total Cards: 60` (or `Total de cartes : 60`, ...), which is not checked.
+* Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet before the count, and
+  `4x Pikachu` / `4X Pikachu` (an `x` glued to the count: a common forum style).
+* Blank lines, Windows or old Mac line ends, a byte-order mark, `//` and `#` comment
+  lines, decoration lines (`****`, `======`) and banners such as PTCGO's
+  `****** Pokémon Trading Card Game Deck List ******` are skipped. Names are kept as
+  written (curly apostrophes, `Pokemon` without the accent: `rules.names` compares them).
+  The same card on two lines is kept as two lines (the legality engine sums by name).
+
+Not card lines (a `parse-error` each): a count in words (`four Pikachu`), a count after the
+name (`Pikachu x4`), a count of 0, a signed count (`-1 Pikachu`), a count above 999, a
+line longer than 300 characters, and any other text.
+
+Set code + number vs. name: the last two tokens are read as a set code and a collector
+number when the last is number-like (`57`, `GG39`, `TG08`, `RC11`, `SWSH135`, `77a`,
+`2_A`) and the one before is code-like: upper-case letters/digits with at most one
+hyphen (`SVI`, `PR-SV`, `CRZ-GG`, `G1`), a lower-case set id with a digit (`sv1`,
+`swsh12pt5`), or `Energy` right after a name ending in "Energy". Tokens that end Pokémon
+names (`V`, `GX`, `VMAX`, `VSTAR`, `C`, `G`, `GL`, `FB`, `E4`, `BREAK`, `LEGEND`, `LV`)
+are never read as a code, so `Zacian V` or `Garchomp C LV.X` keep their names. `EX` is a
+real set code (Expedition) and is read as one; the engine retries `Mewtwo EX 54` as the
+name `Mewtwo EX` when EX 54 is another card. A trailing `PH` (TCG Live's alternate
+print) after the number is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rules.decklist import DeckLine, ParsedDeck
+from rules.findings import Finding
+
+__all__ = ["MAX_COUNT", "MAX_LINE_LENGTH", "DeckLine", "ParsedDeck", "parse_decklist"]
+
+MAX_COUNT = 999
+MAX_LINE_LENGTH = 300
+
+_SECTIONS = {
+    "Pokémon": ("pokemon", "pokemons", "pokemon cards"),
+    "Trainer": (
+        "trainer", "trainers", "trainer cards", "dresseur", "dresseurs", "entrenador",
+        "entrenadores", "allenatore", "allenatori", "treinador", "treinadores",
+    ),
+    "Energy": (
+        "energy", "energies", "energy cards", "energie", "energien", "energia", "energias",
+    ),
+}  # fmt: skip
+_SECTION_BY_LABEL = {label: canon for canon, labels in _SECTIONS.items() for label in labels}
+_TOTAL_WORDS = ("total", "gesamt", "totali", "totale")
+
+_HEADER_RE = re.compile(
+    r"(?:#+\s*)?(?P<label>[^\W\d_][^:()\d]{0,40}?)\s*"
+    r"(?:[:\-–—]\s*(?P<n>[0-9]{1,4})|\(\s*(?P<n2>[0-9]{1,4})\s*\)|:)?\s*"
+)
+_SIGNED_RE = re.compile(r"(?:\*\s*)?[+\-−]\s*[0-9]+(?:[xX×])?\s+\S")
+_COUNT_AFTER_RE = re.compile(r".*\S\s*[xX×]\s*[0-9]+|.*\S\s+\(?[0-9]+\)?")
+_WORD_COUNT_RE = re.compile(
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\s+\S",
+    re.IGNORECASE,
+)
+_DECORATION_RE = re.compile(r"[*=_\-~#.\s]+")
+_BANNER_ENDS = ("***", "===", "---", "~~~")  # e.g. the old PTCGO "****** ... ******" title
+_NUMBER_PATTERN = r"(?:[A-Za-z]{1,6}-?)?[0-9]{1,4}[A-Za-z]?(?:_[A-Za-z][0-9]?)?"
+_CODE_PATTERN = (
+    r"[A-Z][A-Z0-9]{0,5}(?:-[A-Z0-9]{1,6})?"
+    r"|[0-9][A-Z0-9]{0,4}[A-Z][A-Z0-9]{0,4}"
+    r"|[a-z]{1,8}[0-9][a-z0-9]{0,8}"
+    r"|svp|swshp|smp|xyp|bwp|dpp|hsp|np|mep|basep|sve|sma|pgo|bp"
+    r"|[Ee]nergy|ENERGY"
+)
+_CARD_RE = re.compile(r"(?:\*\s*)?(?P<count>[0-9]+)[xX×]?\s+(?=\S)")
+_is_number = re.compile(_NUMBER_PATTERN).fullmatch
+_is_code = re.compile(_CODE_PATTERN).fullmatch
+_NAME_SUFFIXES = frozenset(
+    {"V", "GX", "VMAX", "VSTAR", "C", "G", "GL", "FB", "E4", "BREAK", "LEGEND", "LV", "X",
+     "M", "TAG", "TEAM", "UNION", "V-UNION"}
+)  # fmt: skip
+_INVISIBLE = str.maketrans({"\ufeff": None, "\u200b": None, "\u00a0": " ", "\u202f": " "})
+
+
+def _fold(label: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", label)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.casefold().split())
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _split_card(rest: str) -> tuple[str, str | None, str | None]:
+    """NAME [CODE NUMBER [PH]] -> (name, set_code, number); the name keeps any rejected code."""
+    parts = rest.rsplit(None, 2)
+    if len(parts) == 3:
+        head, code, number = parts
+        if number == "PH" and _is_number(code):
+            more = head.rsplit(None, 1)
+            if len(more) == 2:
+                head, code, number = more[0], more[1], code
+        if _is_number(number) and code not in _NAME_SUFFIXES and _is_code(code):
+            if code[0] not in "Ee" or code.casefold() != "energy":
+                return _clean(head), code, number
+            if head.casefold().endswith("energy"):
+                return _clean(head), "Energy", number
+    return _clean(rest), None, None
+
+
+def _clean(name: str) -> str:
+    if name.isascii() and "  " not in name and "\t" not in name:
+        return name
+    return " ".join(name.split())
+
+
+def _not_a_card(line_no: int, text: str) -> Finding:
+    shown = _shown(text)
+    if _SIGNED_RE.match(text):
+        message = (
+            f"Line {line_no}: '{shown}' has a signed count; write how many copies as a "
+            f"plain number of at least 1, e.g. '4 Pikachu'."
+        )
+    elif _WORD_COUNT_RE.match(text):
+        message = (
+            f"Line {line_no}: '{shown}' has its count in words; write it in digits, "
+            f"e.g. '4 Pikachu'."
+        )
+    elif _COUNT_AFTER_RE.fullmatch(text):
+        message = (
+            f"Line {line_no}: '{shown}' is not a card line; write the count first, "
+            f"e.g. '4 Pikachu' or '4 Pikachu ex SVI 57'."
+        )
+    else:
+        message = (
+            f"Line {line_no}: '{shown}' is not a card line. Write 'COUNT NAME' "
+            f"(4 Pikachu) or 'COUNT NAME SET NUMBER' (4 Pikachu ex SVI 57), or remove it."
+        )
+    return Finding("parse-error", (line_no,), message)
+
+
+def parse_decklist(text: str) -> ParsedDeck:
+    """Parse a decklist; unreadable lines become `parse-error` findings, never exceptions."""
+    if text is None:
+        text = ""
+    elif isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        text = str(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+
+    lines: list[DeckLine] = []
+    errors: list[Finding] = []
+    section: str | None = None
+    for line_no, raw in enumerate(text.split("\n"), start=1):
+        stripped = (raw if raw.isascii() else raw.translate(_INVISIBLE)).strip()
+        if not stripped:
+            continue
+        if len(stripped) > MAX_LINE_LENGTH:
+            errors.append(
+                Finding(
+                    "parse-error",
+                    (line_no,),
+                    f"Line {line_no}: the line is {len(stripped)} characters long, too long "
+                    f"for a card line ('{_shown(stripped)}'). Write one card per line.",
+                )
+            )
+            continue
+
+        if not stripped[0].isdigit():
+            header = _HEADER_RE.fullmatch(stripped)
+            if header is not None:
+                label = _fold(header.group("label"))
+                canon = _SECTION_BY_LABEL.get(label)
+                if canon is not None:
+                    section = canon
+                    continue
+                if (header.group("n") or header.group("n2")) and any(
+                    word in label for word in _TOTAL_WORDS
+                ):
+                    section = None
+                    continue
+            if (
+                stripped.startswith(("//", "#"))
+                or _DECORATION_RE.fullmatch(stripped)
+                or (stripped[:3] in _BANNER_ENDS and stripped[-3:] == stripped[:3])
+            ):
+                continue
+
+        match = _CARD_RE.match(stripped)
+        if match is None:
+            errors.append(_not_a_card(line_no, stripped))
+            continue
+        digits = match.group("count")
+        count = int(digits) if len(digits) <= 6 else MAX_COUNT + 1
+        if count < 1:
+            errors.append(
+                Finding(
+                    "parse-error",
+                    (line_no,),
+                    f"Line {line_no}: '{_shown(stripped)}' has a count of 0; write at least "
+                    f"1 or remove the line.",
+                )
+            )
+            continue
+        if count > MAX_COUNT:
+            errors.append(
+                Finding(
+                    "parse-error",
+                    (line_no,),
+                    f"Line {line_no}: '{_shown(stripped)}' has a count of {_shown(digits, 12)}, "
+                    f"more than {MAX_COUNT}; write how many copies the deck holds.",
+                )
+            )
+            continue
+        name, set_code, number = _split_card(stripped[match.end() :])
+        lines.append(DeckLine(line_no, count, name, set_code, number, raw, section))
+    return ParsedDeck(lines=tuple(lines), errors=tuple(errors))

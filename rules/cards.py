@@ -1,0 +1,703 @@
+"""The card model of the legality engine: records, formats and a fast in-memory index.
+
+* `CardRecord`: one printing, in simple types only, so the Django importer can store it in
+  a table and rebuild it from a row. `record_from_upstream` converts one card of the
+  upstream JSON (PokemonTCG/pokemon-tcg-data layout) plus its set.
+* `FormatSpec`: an event format, either one of upstream's legality columns (Standard,
+  Expanded, Unlimited) or a custom format (see its docstring for the exact semantics).
+* `CardIndex`: built once from records, answers lookups by set code + number and by name,
+  legality in a format (with reprint equivalence) and "did you mean" suggestions.
+* `load_upstream(path)`: reads the upstream folder layout (`sets/en.json` +
+  `cards/en/<set>.json`) without a database, for tests and benchmarks.
+
+Decisions:
+
+* Basic Pokémon: supertype Pokémon with subtype Basic, **or Baby** (the 20 neo/e-card
+  Babies lack the Basic subtype in the data but are played as Basic Pokémon). Trainers
+  played "as if" they were Basic Pokémon (Mysterious Fossil, Clefairy Doll, the Antique
+  fossils) are not; Buried Fossil (ecard3-47) is stored as a Basic Pokémon and counts.
+* Basic Energy: supertype Energy with subtype Basic, never decided by the name.
+* ACE SPEC, Radiant, Prism Star (◇) and Star (★) flags come from the subtypes (plus the
+  ACE SPEC rule line, the ◇ and ★ marks in the name).
+
+Reprint equivalence: two printings are the same card when they have the same normalised
+name and the same game text (`text_key`). For Trainers and Energy the game text is the
+effect text (the `rules` lines, without the generic reminder lines such as "You may play
+only 1 Supporter card during your turn.", with whitespace and case ignored) plus
+basic/special for Energy and the ACE SPEC / Prism Star flags; for Pokémon it is the
+stage and other subtypes, HP, types, ability names and attacks (name, cost, damage).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rules.names import display_name, loose_key, normalise_name
+
+__all__ = [
+    "EXPANDED",
+    "FORMATS",
+    "STANDARD",
+    "UNLIMITED",
+    "CardIndex",
+    "CardRecord",
+    "FormatSpec",
+    "compute_text_key",
+    "load_index",
+    "load_upstream",
+    "number_key",
+    "record_from_upstream",
+]
+
+SUPERTYPES = ("Pokémon", "Trainer", "Energy")
+BASE_FORMATS = ("standard", "expanded", "unlimited")
+
+
+@dataclass(frozen=True, slots=True)
+class CardRecord:
+    """One printing of a card, as the legality engine needs it (simple types only)."""
+
+    id: str  # upstream id, e.g. "sv1-86"
+    name: str  # printed name as in the data
+    norm_name: str  # normalise_name(name, supertype)
+    supertype: str  # "Pokémon" | "Trainer" | "Energy"
+    subtypes: tuple[str, ...]
+    set_id: str
+    set_code: str  # ptcgoCode, or "" when the set has none
+    number: str
+    regulation_mark: str  # "" when none
+    evolves_from: str  # "" when none (as printed)
+    legal: frozenset[str]  # formats where legality == "Legal" (standard/expanded/unlimited)
+    banned: frozenset[str]  # formats where legality == "Banned"
+    text_key: str  # 16-hex blake2b hash of the game text (reprint equivalence)
+    is_basic_pokemon: bool
+    is_basic_energy: bool
+    is_ace_spec: bool
+    is_radiant: bool
+    is_prism_star: bool
+    is_star: bool
+
+    @property
+    def is_pokemon(self) -> bool:
+        return self.supertype == "Pokémon"
+
+    @property
+    def is_energy(self) -> bool:
+        return self.supertype == "Energy"
+
+    @property
+    def is_level_up(self) -> bool:
+        return "Level-Up" in self.subtypes
+
+    @property
+    def printing(self) -> str:
+        """How a decklist names this printing: `SVI 86` (set id when there is no code)."""
+        return f"{self.set_code or self.set_id} {self.number}"
+
+
+# --------------------------------------------------------------------------- conversion
+
+_REMINDER_RE = re.compile(
+    r"^(?:you may play (?:as many|any number of) item cards"
+    r"|you (?:may|can) play only (?:1|one) supporter card"
+    r"|you may play only (?:1|one) stadium card"
+    r"|this (?:card|stadium) stays in play"
+    r"|attach a pok[eé]mon tool to 1 of your pok[eé]mon"
+    r"|you may attach any number of pok[eé]mon tools"
+    r"|(?:ace spec: )?you can't have more than 1 ace spec card"
+    r"|◇ \(prism star\) rule"
+    r"|you can't have more than 1 pok[eé]mon star"
+    r"|radiant pok[eé]mon rule)",
+    re.IGNORECASE,
+)
+_WS_RE = re.compile(r"\s+")
+
+
+def _text_hash(parts: str) -> str:
+    return hashlib.blake2b(parts.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _effect_text(rules: Iterable[str]) -> str:
+    kept = [line for line in rules if not _REMINDER_RE.match(line.strip())]
+    return _WS_RE.sub("", " ".join(kept)).casefold()
+
+
+def compute_text_key(card: dict[str, Any]) -> str:
+    """The reprint-equivalence hash of one upstream card (see the module docstring)."""
+    supertype = card.get("supertype", "")
+    subtypes = card.get("subtypes") or []
+    if str(supertype).startswith("Pok"):
+        attacks = []
+        for attack in card.get("attacks") or []:
+            cost = ",".join(c for c in attack.get("cost") or [] if c != "Free")
+            damage = str(attack.get("damage") or "").replace("×", "x").replace(" ", "")
+            attacks.append(f"{str(attack.get('name', '')).casefold()}:{cost}:{damage}")
+        abilities = [str(a.get("name", "")).casefold() for a in card.get("abilities") or []]
+        parts = "|".join(
+            (
+                "P",
+                ",".join(sorted(subtypes)),
+                str(card.get("hp", "")),
+                ",".join(card.get("types") or []),
+                ";".join(abilities),
+                ";".join(attacks),
+            )
+        )
+    else:
+        flags = sorted(s for s in subtypes if s in ("ACE SPEC", "Prism Star", "Basic"))
+        parts = "|".join(
+            (str(supertype)[:1], ",".join(flags), _effect_text(card.get("rules") or []))
+        )
+    return _text_hash(parts)
+
+
+def _require_str(
+    card: dict[str, Any], key: str, *, required: bool = True, allow_int: bool = False
+) -> str:
+    value = card.get(key)
+    if value is None:
+        if required:
+            raise ValueError(f"card {card.get('id', '?')!r}: missing required field {key!r}")
+        return ""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, str | int)
+        or (isinstance(value, int) and not allow_int)
+    ):
+        raise ValueError(
+            f"card {card.get('id', '?')!r}: field {key!r} must be a string, "
+            f"not {type(value).__name__}"
+        )
+    value = str(value)
+    if required and not value.strip():
+        raise ValueError(f"card {card.get('id', '?')!r}: field {key!r} is empty")
+    return value
+
+
+def _str_list(card: dict[str, Any], key: str) -> list[Any]:
+    value = card.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(
+            f"card {card.get('id', '?')!r}: field {key!r} must be a list, "
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def record_from_upstream(card: dict, card_set: dict) -> CardRecord:
+    """Convert one upstream card and its set into a `CardRecord`.
+
+    Raises `ValueError` with a message naming the card and field when the record is
+    malformed (not an object, missing id/name/supertype/number, wrong types).
+    """
+    if not isinstance(card, dict):
+        raise ValueError(f"card must be a JSON object, not {type(card).__name__}")
+    if not isinstance(card_set, dict):
+        raise ValueError(f"set must be a JSON object, not {type(card_set).__name__}")
+    card_id = _require_str(card, "id")
+    name = _require_str(card, "name")
+    supertype = _require_str(card, "supertype")
+    if supertype == "Pokemon":
+        supertype = "Pokémon"
+    if supertype not in SUPERTYPES:
+        raise ValueError(
+            f"card {card_id!r}: supertype {supertype!r} is not one of {', '.join(SUPERTYPES)}"
+        )
+    set_id = _require_str(card_set, "id")
+    set_code = _require_str(card_set, "ptcgoCode", required=False)
+    number = _require_str(card, "number", required=False, allow_int=True)
+    if not number:
+        if card_id.startswith(set_id + "-"):
+            number = card_id[len(set_id) + 1 :]
+        else:
+            raise ValueError(f"card {card_id!r}: missing required field 'number'")
+    subtypes_raw = _str_list(card, "subtypes")
+    if not all(isinstance(s, str) for s in subtypes_raw):
+        raise ValueError(f"card {card_id!r}: field 'subtypes' must be a list of strings")
+    subtypes = tuple(subtypes_raw)
+    rules = _str_list(card, "rules")
+    if not all(isinstance(r, str) for r in rules):
+        raise ValueError(f"card {card_id!r}: field 'rules' must be a list of strings")
+    for key in ("attacks", "abilities"):
+        if not all(isinstance(a, dict) for a in _str_list(card, key)):
+            raise ValueError(f"card {card_id!r}: field {key!r} must be a list of objects")
+    _str_list(card, "types")
+    legalities = card.get("legalities")
+    if legalities is None:
+        legalities = {}
+    if not isinstance(legalities, dict):
+        raise ValueError(f"card {card_id!r}: field 'legalities' must be an object")
+    legal = frozenset(k for k, v in legalities.items() if v == "Legal" and k in BASE_FORMATS)
+    banned = frozenset(k for k, v in legalities.items() if v == "Banned" and k in BASE_FORMATS)
+    regulation_mark = _require_str(card, "regulationMark", required=False)
+    evolves_from = _require_str(card, "evolvesFrom", required=False)
+
+    is_pokemon = supertype == "Pokémon"
+    rules_text = " ".join(rules)
+    return CardRecord(
+        id=card_id,
+        name=name,
+        norm_name=normalise_name(name, supertype),
+        supertype=supertype,
+        subtypes=subtypes,
+        set_id=set_id,
+        set_code=set_code,
+        number=number,
+        regulation_mark=regulation_mark,
+        evolves_from=evolves_from,
+        legal=legal,
+        banned=banned,
+        text_key=compute_text_key(card),
+        # Baby Pokémon (neo/e-card era) lack the Basic subtype in the data but are played
+        # as Basic Pokémon, so they count. Trainers played "as if" Basic Pokémon
+        # (Mysterious Fossil, Clefairy Doll, Antique ... Fossil) never count.
+        is_basic_pokemon=is_pokemon and ("Basic" in subtypes or "Baby" in subtypes),
+        is_basic_energy=supertype == "Energy" and "Basic" in subtypes,
+        is_ace_spec="ACE SPEC" in subtypes or "ACE SPEC" in rules_text,
+        is_radiant=is_pokemon and "Radiant" in subtypes,
+        is_prism_star="Prism Star" in subtypes or "◇" in name,
+        is_star=is_pokemon and ("Star" in subtypes or "★" in name),
+    )
+
+
+def load_upstream(path: str | Path) -> Iterator[CardRecord]:
+    """Yield a `CardRecord` for every card in an upstream-layout folder.
+
+    `path` holds `sets/en.json` and `cards/en/<set id>.json`; sets are read in the order of
+    `sets/en.json` (release order), cards in file order.
+    """
+    root = Path(path)
+    sets = json.loads((root / "sets" / "en.json").read_text(encoding="utf-8"))
+    for card_set in sets:
+        card_file = root / "cards" / "en" / f"{card_set['id']}.json"
+        if not card_file.exists():
+            continue
+        for card in json.loads(card_file.read_text(encoding="utf-8")):
+            yield record_from_upstream(card, card_set)
+
+
+@lru_cache(maxsize=4)
+def load_index(path: str | Path) -> CardIndex:
+    """Build (once per path and process) a `CardIndex` from an upstream-layout folder."""
+    return CardIndex(load_upstream(path))
+
+
+# --------------------------------------------------------------------------- formats
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """An event format.
+
+    A printing is **eligible** when every non-empty criterion holds for it:
+
+    * `base` ("standard", "expanded" or "unlimited"): upstream marks it "Legal" there.
+      `base=None` means no upstream column is consulted (a custom format).
+    * `allowed_sets` (set ids such as "sv1"): its set is one of them.
+    * `allowed_marks` (regulation marks such as "G"): its mark is one of them.
+
+    Basic Energy is exempt from `allowed_sets` and `allowed_marks` (any basic Energy
+    printing may be played, as in official formats), but not from `base` or the bans.
+    A custom format with `base=None` and no allowed sets or marks allows every card.
+
+    A printing is **banned** when upstream marks any printing of the same card "Banned"
+    in `base`, when its normalised name is in `banned_names`, or when it or any reprint
+    of the same card (same name and game text) is in `banned_prints` (card ids). A
+    printing is **legal** when it is not banned and it or some reprint of the same card is
+    eligible. Banned beats legal. `banned_names` may be given printed or normalised; they
+    are normalised again when used.
+    """
+
+    key: str
+    name: str
+    base: str | None = None
+    allowed_sets: frozenset[str] = frozenset()
+    allowed_marks: frozenset[str] = frozenset()
+    banned_names: frozenset[str] = frozenset()
+    banned_prints: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.base is not None and self.base not in BASE_FORMATS:
+            raise ValueError(
+                f"format base must be one of {BASE_FORMATS} or None, not {self.base!r}"
+            )
+        for attr in ("allowed_sets", "allowed_marks", "banned_names", "banned_prints"):
+            value = getattr(self, attr)
+            if not isinstance(value, frozenset):
+                object.__setattr__(self, attr, frozenset(value))
+
+    @classmethod
+    def custom(
+        cls,
+        key: str,
+        name: str,
+        *,
+        base: str | None = None,
+        sets: Iterable[str] = (),
+        marks: Iterable[str] = (),
+        banned_names: Iterable[str] = (),
+        banned_prints: Iterable[str] = (),
+    ) -> FormatSpec:
+        """Convenience constructor that normalises the banned names."""
+        return cls(
+            key=key,
+            name=name,
+            base=base,
+            allowed_sets=frozenset(sets),
+            allowed_marks=frozenset(m.upper() for m in marks),
+            banned_names=frozenset(normalise_name(n) for n in banned_names),
+            banned_prints=frozenset(banned_prints),
+        )
+
+
+STANDARD = FormatSpec("standard", "Standard", base="standard")
+EXPANDED = FormatSpec("expanded", "Expanded", base="expanded")
+UNLIMITED = FormatSpec("unlimited", "Unlimited", base="unlimited")
+FORMATS: dict[str, FormatSpec] = {f.key: f for f in (STANDARD, EXPANDED, UNLIMITED)}
+
+
+# --------------------------------------------------------------------------- index
+
+_NUMBER_ZEROS_RE = re.compile(r"(?<![0-9])0+(?=[0-9])")
+
+# Codes that exports use but the data does not (promo spellings from other tools).
+_CODE_ALIASES = {
+    "SVP": "PR-SV",
+    "PR-SVP": "PR-SV",
+    "SWSHP": "PR-SW",
+    "PR-SWSH": "PR-SW",
+    "SMP": "PR-SM",
+    "XYP": "PR-XY",
+    "BWP": "PR-BLW",
+    "PR-BW": "PR-BLW",
+    "HSP": "PR-HS",
+    "DPP": "PR-DPP",
+    "NP": "PR-NP",
+    "MEW151": "MEW",
+}
+
+# Known slips in upstream's evolvesFrom.
+_EVOLVES_FROM_FIXES = {"Antiuqe Plume Fossil": "Antique Plume Fossil"}
+# A basis satisfied by another card: Pokémon that evolve from Mysterious Fossil may be
+# played on Buried Fossil (ecard3-47).
+_BASIS_ALTERNATIVES = {"mysterious fossil": ("buried fossil",)}
+
+
+def number_key(number: str) -> str:
+    """Collector number comparison key: upper case, no leading zeros (`TG08` = `TG8`)."""
+    return _NUMBER_ZEROS_RE.sub("", number.strip().upper())
+
+
+class _FormatCache:
+    __slots__ = ("banned_names", "card", "fmt", "memo", "name")
+
+    def __init__(self, fmt: FormatSpec):
+        self.fmt = fmt
+        self.banned_names = frozenset(normalise_name(n) for n in fmt.banned_names)
+        self.card: dict[str, bool] = {}
+        self.name: dict[str, bool] = {}
+        self.memo: dict[object, object] = {}
+
+
+class CardIndex:
+    """All printings, indexed for the legality engine.
+
+    Build once and share (also between threads): lookups only fill caches, and a race
+    between two threads filling the same entry is harmless. Legality caches are kept per
+    format key and dropped when a different `FormatSpec` arrives under a key already seen.
+    """
+
+    def __init__(self, records: Iterable[CardRecord]):
+        self._records: list[CardRecord] = []
+        self._by_id: dict[str, CardRecord] = {}
+        by_norm: dict[str, list[CardRecord]] = {}
+        by_print: dict[tuple[str, str], list[CardRecord]] = {}
+        classes: dict[tuple[str, str], list[CardRecord]] = {}
+        code_sets: dict[str, list[str]] = {}
+        set_ids: dict[str, str] = {}
+        for rec in records:
+            if rec.id in self._by_id:
+                continue
+            self._records.append(rec)
+            self._by_id[rec.id] = rec
+            by_norm.setdefault(rec.norm_name, []).append(rec)
+            keys = {number_key(rec.number)}
+            prefix = rec.set_id + "-"
+            if rec.id.startswith(prefix):
+                keys.add(number_key(rec.id[len(prefix) :]))
+            for key in keys:
+                by_print.setdefault((rec.set_id, key), []).append(rec)
+            classes.setdefault((rec.norm_name, rec.text_key), []).append(rec)
+            if rec.set_id.lower() not in set_ids:
+                set_ids[rec.set_id.lower()] = rec.set_id
+                if rec.set_code:
+                    code_sets.setdefault(rec.set_code.upper(), []).append(rec.set_id)
+        self._by_norm = {k: tuple(v) for k, v in by_norm.items()}
+        self._by_print = {k: tuple(v) for k, v in by_print.items()}
+        self._classes = {k: tuple(v) for k, v in classes.items()}
+        self._code_sets = {k: tuple(v) for k, v in code_sets.items()}
+        self._set_ids = set_ids
+        loose: dict[str, set[str]] = {}
+        for norm, recs in self._by_norm.items():
+            loose.setdefault(loose_key(recs[0].name, recs[0].supertype), set()).add(norm)
+            loose.setdefault(loose_key(norm), set()).add(norm)
+        self._loose = {k: tuple(sorted(v)) for k, v in loose.items()}
+        self._display: dict[str, str] = {}
+        for norm, recs in self._by_norm.items():
+            names = sorted({display_name(r.name, r.supertype) for r in recs}, key=len)
+            self._display[norm] = names[0]
+        self._choices: list[str] | None = None
+        self._choice_norms: list[str] = []
+        self._formats: dict[str, _FormatCache] = {}
+        self._evo_cache: dict[str, str] = {}
+        self._code_cache: dict[str, tuple[str, ...]] = {}
+        self._name_cache: dict[str, tuple[CardRecord, ...]] = {}
+
+    # ---- basic access
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[CardRecord]:
+        return iter(self._records)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._by_id
+
+    def get(self, card_id: str) -> CardRecord | None:
+        return self._by_id.get(card_id)
+
+    def names(self) -> Iterator[str]:
+        """Every normalised name."""
+        return iter(self._by_norm)
+
+    def display_name(self, norm_name: str) -> str:
+        """A readable printed form of a normalised name (`Gengar` for `gengar`)."""
+        return self._display.get(norm_name, norm_name)
+
+    def reprints(self, card: CardRecord) -> tuple[CardRecord, ...]:
+        """All printings of the same card (same normalised name and game text)."""
+        return self._classes.get((card.norm_name, card.text_key), (card,))
+
+    # ---- lookups
+
+    def sets_for_code(self, set_code: str) -> tuple[str, ...]:
+        """Set ids that a code (or set id, or known alias) written in a decklist means."""
+        cached = self._code_cache.get(set_code)
+        if cached is not None:
+            return cached
+        code = set_code.strip()
+        upper = code.upper()
+        found = self._code_sets.get(upper)
+        if found is None and code.lower() in self._set_ids:
+            found = (self._set_ids[code.lower()],)
+        if found is None and upper in _CODE_ALIASES:
+            found = self._code_sets.get(_CODE_ALIASES[upper])
+        if found is None and "-" in upper:
+            # TCG Live writes sub-set codes such as CRZ-GG or BRS-TG.
+            head, _, tail = upper.partition("-")
+            if tail and head != "PR":
+                found = self._code_sets.get(head)
+        result = found or ()
+        if len(self._code_cache) < 4096:
+            self._code_cache[set_code] = result
+        return result
+
+    def by_code_number(
+        self, set_code: str, number: str, name_hint: str | None = None
+    ) -> CardRecord | None:
+        """The printing with this set code (or set id) and collector number.
+
+        A few (code, number) pairs name more than one card (CEL, BLK 60); the written
+        name then picks the printing whose name matches. Without a matching hint the first
+        printing (in release order) is returned.
+        """
+        set_ids = self.sets_for_code(set_code)
+        if not set_ids:
+            return None
+        key = number_key(number)
+        if len(set_ids) == 1:
+            candidates = self._by_print.get((set_ids[0], key), ())
+        else:
+            candidates = tuple(rec for sid in set_ids for rec in self._by_print.get((sid, key), ()))
+        if not candidates:
+            return None
+        if len(candidates) == 1 or not name_hint:
+            return candidates[0]
+        for rec in candidates:
+            if self.name_matches(name_hint, rec):
+                return rec
+        return candidates[0]
+
+    def name_matches(self, written: str, card: CardRecord) -> bool:
+        """Does a name as written in a decklist name this printing?"""
+        if normalise_name(written, card.supertype) == card.norm_name:
+            return True
+        return loose_key(written, card.supertype) == loose_key(card.name, card.supertype)
+
+    def by_name(self, name: str) -> list[CardRecord]:
+        """All printings with this normalised name (release order); [] when none.
+
+        A typed `δ` is retried without the mark among Pokémon, and a name that misses only
+        on punctuation or spacing (`Porygon Z`, `Mr Mime`) is found when the loose form
+        names exactly one card name.
+        """
+        cached = self._name_cache.get(name)
+        if cached is not None:
+            return list(cached)
+        result = self._lookup_name(name)
+        if len(self._name_cache) < 65536:
+            self._name_cache[name] = result
+        return list(result)
+
+    def _lookup_name(self, name: str) -> tuple[CardRecord, ...]:
+        key = normalise_name(name)
+        found = self._by_norm.get(key)
+        if found:
+            return found
+        if "δ" in key:
+            pokemon_key = normalise_name(name, "Pokémon")
+            found = tuple(r for r in self._by_norm.get(pokemon_key, ()) if r.is_pokemon)
+            if found:
+                return found
+        loose = self._loose.get(loose_key(name))
+        if loose and len(loose) == 1:
+            return self._by_norm[loose[0]]
+        return ()
+
+    def suggestions(self, name: str, limit: int = 3) -> list[str]:
+        """The printed names closest to `name` (best first), for "did you mean" hints."""
+        from rapidfuzz import fuzz, process
+
+        if self._choices is None:
+            self._choice_norms = list(self._by_norm)
+            self._choices = self._choice_norms
+        query = normalise_name(name)
+        if not query or limit <= 0:
+            return []
+        results = process.extract(
+            query, self._choices, scorer=fuzz.WRatio, limit=max(limit * 3, limit)
+        )
+        ranked = sorted(
+            results,
+            key=lambda r: (-r[1], -fuzz.ratio(query, r[0]), len(r[0])),
+        )
+        out: list[str] = []
+        for choice, _score, _idx in ranked:
+            shown = self.display_name(choice)
+            if shown not in out:
+                out.append(shown)
+            if len(out) >= limit:
+                break
+        return out
+
+    # ---- evolution
+
+    def evolves_from(self, card: CardRecord) -> str:
+        """The normalised name this card evolves from, or "" (Basic, Trainer, unknown).
+
+        Fixes upstream's `Antiuqe Plume Fossil` slip, and for printings without
+        `evolvesFrom` (the me2pt5/mep sets) borrows it from another printing with the same
+        name and stage.
+        """
+        cached = self._evo_cache.get(card.id)
+        if cached is not None:
+            return cached
+        printed = card.evolves_from
+        if not printed and card.is_pokemon and not card.is_basic_pokemon:
+            stage = [s for s in card.subtypes if s.startswith("Stage") or s in _EVO_KINDS]
+            for other in self._by_norm.get(card.norm_name, ()):
+                if other.evolves_from and (not stage or any(s in other.subtypes for s in stage)):
+                    printed = other.evolves_from
+                    break
+        printed = _EVOLVES_FROM_FIXES.get(printed, printed)
+        result = normalise_name(printed, "Pokémon") if printed else ""
+        self._evo_cache[card.id] = result
+        return result
+
+    @staticmethod
+    def basis_alternatives(norm_name: str) -> tuple[str, ...]:
+        """Names that also satisfy an evolution basis (Buried Fossil for Mysterious Fossil)."""
+        return (norm_name, *_BASIS_ALTERNATIVES.get(norm_name, ()))
+
+    # ---- legality
+
+    def _format_cache(self, fmt: FormatSpec) -> _FormatCache:
+        cache = self._formats.get(fmt.key)
+        if cache is None:
+            cache = self._formats[fmt.key] = _FormatCache(fmt)
+        elif cache.fmt is not fmt:
+            if cache.fmt == fmt:
+                cache.fmt = fmt  # an equal spec built again (Format.to_spec() per request)
+            else:
+                cache = self._formats[fmt.key] = _FormatCache(fmt)
+        return cache
+
+    def format_memo(self, fmt: FormatSpec) -> dict[object, object]:
+        """Scratch space for per-format caches of callers (the legality engine keeps its
+        line resolutions here). Emptied when `fmt` changes under the same key; callers
+        should bound what they put in it."""
+        memo = self._format_cache(fmt).memo
+        if len(memo) > 200_000:
+            memo.clear()
+        return memo
+
+    @staticmethod
+    def _eligible(rec: CardRecord, fmt: FormatSpec) -> bool:
+        if fmt.base is not None and fmt.base not in rec.legal:
+            return False
+        if rec.is_basic_energy:
+            return True
+        if fmt.allowed_sets and rec.set_id not in fmt.allowed_sets:
+            return False
+        return not (fmt.allowed_marks and rec.regulation_mark not in fmt.allowed_marks)
+
+    def is_banned(self, card: CardRecord, fmt: FormatSpec) -> bool:
+        """Banned in this format (by upstream's column, by name or by printing)."""
+        cache = self._format_cache(fmt)
+        if card.norm_name in cache.banned_names:
+            return True
+        for rec in self.reprints(card):
+            if rec.id in fmt.banned_prints or (fmt.base is not None and fmt.base in rec.banned):
+                return True
+        return False
+
+    def is_legal(self, card: CardRecord, fmt: FormatSpec) -> bool:
+        """Legal in `fmt`: not banned, and this printing or a reprint of it is eligible.
+
+        Cached per (format key, card id); a different FormatSpec under a key already seen
+        resets that key's cache.
+        """
+        cache = self._format_cache(fmt)
+        known = cache.card.get(card.id)
+        if known is not None:
+            return known
+        members = self.reprints(card)
+        if card not in members:  # a record that is not in this index
+            members = (card, *members)
+        result = not self.is_banned(card, fmt) and any(self._eligible(r, fmt) for r in members)
+        for rec in members:
+            cache.card[rec.id] = result
+        return result
+
+    def is_name_legal(self, name: str, fmt: FormatSpec) -> bool:
+        """A line written without a set: legal when some printing with this name is legal."""
+        cache = self._format_cache(fmt)
+        known = cache.name.get(name)
+        if known is not None:
+            return known
+        result = any(self.is_legal(rec, fmt) for rec in self.by_name(name))
+        cache.name[name] = result
+        return result
+
+
+_EVO_KINDS = ("Level-Up", "BREAK", "MEGA", "VMAX", "VSTAR", "Restored", "V-UNION")

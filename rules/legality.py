@@ -1,0 +1,448 @@
+"""The deck legality engine: `check_deck(lines, index, fmt) -> Verdict`.
+
+Input is the parser's `DeckLine`s (see `decks.parser`), a `CardIndex` and a `FormatSpec`.
+Every line is first **resolved**:
+
+* `COUNT NAME SET NUMBER` picks that printing. The written name must name it (compared
+  with `normalise_name`, so a level such as `Gengar LV.43 SF 18`, TCG Live's
+  `Basic {R} Energy SVE 2`, curly apostrophes or a missing accent are fine; as a last
+  resort punctuation and spaces are ignored). The code may be a TCG Live/PTCGO code
+  (`SVI`, `PR-SV`, `CRZ-GG`), a set id (`sv1`) or the old export's `Energy` (then only the
+  name counts). When the printing does not exist or names another card, the line is
+  retried as a name (the "code" may really be the end of a name: `Mewtwo EX 54`), and a
+  basic Energy name with an unknown code is accepted by name. Otherwise: `unknown-card`.
+* `COUNT NAME` looks the name up among all printings; it is legal when some printing with
+  that name is legal. The printing used for the other rules (Basic Pokémon? ACE SPEC?
+  evolves from?) is a legal one, basic Energy when the name has one (so "Darkness
+  Energy" without a set is the basic card), matching a written `LV.X` or `δ`, else the
+  newest.
+* A card that does not exist is an `unknown-card` error with the closest names; its
+  count still counts toward the 60.
+
+Then the rules (each error names its lines and says what to fix):
+
+* `deck-size`: exactly 60 cards.
+* `too-many-copies`: at most 4 cards with the same normalised name (`rules.names`), except
+  basic Energy, decided by the card data (supertype Energy, subtype Basic), never by
+  name: a Special "Darkness Energy" counts, a basic one does not.
+* `no-basic-pokemon`: at least one Basic Pokémon. Baby Pokémon count (they are played as
+  Basic Pokémon although the data lacks the subtype); Trainers played as if they were
+  Basic Pokémon (Mysterious Fossil, Clefairy Doll) do not.
+* `not-legal-in-format`: every card legal in the format, reprints included
+  (`CardIndex.is_legal`); banned beats legal.
+* `ace-spec-limit`, `radiant-limit`, `star-limit`: at most 1 ACE SPEC card, 1 Radiant
+  Pokémon, 1 Pokémon ★ in the deck; `prism-star-limit`: at most 1 copy of each ◇ name.
+
+Warnings: `missing-evolution-basis` when an evolution card's "evolves from" name (owner
+included; LV.X cards need a non-LV.X card of the same name; Restored Pokémon need their
+fossil Trainer) has no card in the deck, and `energy-count` below 8 or above 30 Energy.
+Printings without `evolvesFrom` (me2pt5/mep) borrow it from another printing with the
+same name; when none has it the card is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from rules.cards import CardIndex, CardRecord, FormatSpec
+from rules.decklist import DeckLine
+from rules.findings import Finding, lines_phrase
+from rules.names import normalise_name
+
+__all__ = [
+    "DECK_SIZE",
+    "MAX_COPIES",
+    "DeckLine",
+    "Finding",
+    "Verdict",
+    "check_deck",
+]
+
+DECK_SIZE = 60
+MAX_COPIES = 4
+MIN_ENERGY = 8
+MAX_ENERGY = 30
+
+_LVX_RE = re.compile(r"\blv\.?\s*x\b", re.IGNORECASE)
+_TRAILING_NUMBER_RE = re.compile(r"^(?P<name>.+?)\s+(?:#\s*)?[A-Za-z]{0,6}\d{1,4}[a-z]?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    legal: bool
+    errors: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    card_count: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "legal": self.legal,
+            "errors": [f.to_dict() for f in self.errors],
+            "warnings": [f.to_dict() for f in self.warnings],
+        }
+
+    def with_parse_errors(self, parse_errors: Iterable[Finding]) -> Verdict:
+        """This verdict with the parser's findings put first (a parse error is an error)."""
+        extra = tuple(parse_errors)
+        if not extra:
+            return self
+        return replace(self, legal=False, errors=extra + self.errors)
+
+
+@dataclass(slots=True)
+class _Resolved:
+    line: DeckLine
+    rec: CardRecord | None  # the printing used for the rules; None when unknown
+    key: str  # the name group (normalised name)
+    legal: bool
+    banned: bool
+    by_name: bool
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _label(item: _Resolved) -> str:
+    rec = item.rec
+    if rec is None:
+        return item.line.name
+    return rec.name if item.by_name else f"{rec.name} ({rec.printing})"
+
+
+def _pick(
+    index: CardIndex, candidates: Sequence[CardRecord], written: str, fmt: FormatSpec
+) -> tuple[CardRecord, bool]:
+    """The representative printing of a name-only line, and whether any printing is legal."""
+    legal = [r for r in candidates if index.is_legal(r, fmt)]
+    pool = legal or list(candidates)
+    basic = [r for r in pool if r.is_basic_energy]
+    if basic:
+        pool = basic
+    wants_lvx = bool(_LVX_RE.search(written))
+    wants_delta = "δ" in written
+    best = pool[0]
+    best_key = None
+    for pos, rec in enumerate(pool):
+        key = (
+            rec.is_level_up == wants_lvx,
+            ("δ" in rec.name) == wants_delta,
+            rec.regulation_mark,
+            pos,
+        )
+        if best_key is None or key > best_key:
+            best, best_key = rec, key
+    return best, bool(legal)
+
+
+_Lookup = tuple[CardRecord, bool, bool, bool]  # printing, legal, banned, resolved by name
+
+
+def _by_name(
+    index: CardIndex, fmt: FormatSpec, written: str, cands: Sequence[CardRecord]
+) -> _Lookup:
+    rec, legal = _pick(index, cands, written, fmt)
+    banned = not legal and any(index.is_banned(r, fmt) for r in cands)
+    return rec, legal, banned, True
+
+
+def _lookup(
+    index: CardIndex, fmt: FormatSpec, name: str, code: str | None, number: str | None
+) -> _Lookup | CardRecord | None:
+    """Resolve a line: a `_Lookup` when found, else the mismatching printing or None."""
+    mismatch: CardRecord | None = None
+    if code and number:
+        is_energy_code = code.casefold() == "energy"
+        if not is_energy_code:
+            rec = index.by_code_number(code, number, name)
+            if rec is not None and index.name_matches(name, rec):
+                legal = index.is_legal(rec, fmt)
+                return rec, legal, not legal and index.is_banned(rec, fmt), False
+            mismatch = rec
+            for alt in (f"{name} {code} {number}", f"{name} {code}"):
+                candidates = index.by_name(alt)
+                if candidates:
+                    return _by_name(index, fmt, alt, candidates)
+        candidates = index.by_name(name)
+        if candidates and (is_energy_code or any(r.is_basic_energy for r in candidates)):
+            return _by_name(index, fmt, name, candidates)
+        return mismatch
+    candidates = index.by_name(name)
+    if candidates:
+        return _by_name(index, fmt, name, candidates)
+    match = _TRAILING_NUMBER_RE.match(name)
+    if match:
+        candidates = index.by_name(match.group("name"))
+        if candidates:
+            return _by_name(index, fmt, match.group("name"), candidates)
+    return None
+
+
+def _resolve(
+    line: DeckLine,
+    index: CardIndex,
+    fmt: FormatSpec,
+    errors: list[Finding],
+    memo: dict[object, object] | None = None,
+) -> _Resolved:
+    name, code, number = line.name, line.set_code, line.number
+    if memo is None:
+        memo = index.format_memo(fmt)
+    memo_key = (name, code, number)
+    found = memo.get(memo_key)
+    if found is None:
+        found = _lookup(index, fmt, name, code, number)
+        if isinstance(found, tuple):
+            memo[memo_key] = found
+    if isinstance(found, tuple):
+        rec, legal, banned, by_name = found
+        return _Resolved(line, rec, rec.norm_name, legal, banned, by_name)
+
+    if code and number:
+        label = f"{code} {number}"
+        candidates = index.by_name(name)
+        if found is not None:
+            message = (
+                f"Line {line.line_no}: {label} is {found.name}, not {name}. "
+                f"Fix the name or the set code and number."
+            )
+        elif candidates:
+            example = _pick(index, candidates, name, fmt)[0]
+            message = (
+                f"Line {line.line_no}: there is no card {label} named {name}. "
+                f"Check the set code and number ({name} is for example "
+                f"{example.printing}), or write the name alone."
+            )
+        elif not index.sets_for_code(code):
+            message = _unknown_name_message(index, line, f"{name} (and no set has the code {code})")
+        else:
+            message = _unknown_name_message(index, line, f"{name} {label}")
+    else:
+        message = _unknown_name_message(index, line, name)
+    errors.append(Finding("unknown-card", (line.line_no,), message))
+    return _Resolved(line, None, normalise_name(name), True, False, False)
+
+
+def _unknown_name_message(index: CardIndex, line: DeckLine, what: str) -> str:
+    suggestions = index.suggestions(line.name) if line.name.strip() else []
+    message = f"Line {line.line_no}: there is no card {what}."
+    if suggestions:
+        if len(suggestions) == 1:
+            options = suggestions[0]
+        else:
+            options = ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
+        message += f" Did you mean {options}?"
+    return message + " Fix the name or remove the line."
+
+
+def _limit(items: list[_Resolved], code: str, what: str, rule: str, errors: list[Finding]) -> None:
+    total = sum(i.line.count for i in items)
+    if total <= 1:
+        return
+    names = sorted({i.rec.name if i.rec else i.line.name for i in items})
+    errors.append(
+        Finding(
+            code,
+            tuple(sorted({i.line.line_no for i in items})),
+            f"{lines_phrase(i.line.line_no for i in items)}: {total} {what} "
+            f"({', '.join(names)}); {rule} Remove {total - 1}.",
+        )
+    )
+
+
+def check_deck(
+    lines: Sequence[DeckLine],
+    index: CardIndex,
+    fmt: FormatSpec,
+    parse_errors: Iterable[Finding] = (),
+) -> Verdict:
+    """Check a parsed decklist against `fmt`. Never raises for any parsed input.
+
+    `parse_errors` (the parser's findings) are put first among the errors.
+    """
+    errors: list[Finding] = list(parse_errors)
+    warnings: list[Finding] = []
+    unknown: list[Finding] = []
+    memo = index.format_memo(fmt)
+    resolved = [_resolve(line, index, fmt, unknown, memo) for line in lines if line.count > 0]
+    errors.extend(unknown)
+
+    card_count = sum(item.line.count for item in resolved)
+
+    # -- deck size
+    if card_count != DECK_SIZE:
+        if card_count < DECK_SIZE:
+            fix = f"Add {_plural(DECK_SIZE - card_count, 'card')}."
+        else:
+            fix = f"Remove {_plural(card_count - DECK_SIZE, 'card')}."
+        errors.append(
+            Finding(
+                "deck-size",
+                (),
+                f"The deck has {_plural(card_count, 'card')}; a deck must have exactly "
+                f"{DECK_SIZE}. {fix}",
+            )
+        )
+
+    # -- copies by name (basic Energy exempt), and rule-box limits
+    groups: dict[str, list[_Resolved]] = {}
+    ace: list[_Resolved] = []
+    radiant: list[_Resolved] = []
+    star: list[_Resolved] = []
+    prism: dict[str, list[_Resolved]] = {}
+    has_basic = False
+    energy_total = 0
+    energy_lines: list[int] = []
+    for item in resolved:
+        rec = item.rec
+        if rec is not None:
+            if rec.is_basic_energy:
+                energy_total += item.line.count
+                energy_lines.append(item.line.line_no)
+                continue
+            if rec.is_energy:
+                energy_total += item.line.count
+                energy_lines.append(item.line.line_no)
+            has_basic = has_basic or rec.is_basic_pokemon
+            if rec.is_ace_spec:
+                ace.append(item)
+            if rec.is_radiant:
+                radiant.append(item)
+            if rec.is_star:
+                star.append(item)
+            if rec.is_prism_star:
+                prism.setdefault(item.key, []).append(item)
+        groups.setdefault(item.key, []).append(item)
+
+    for key, items in groups.items():
+        total = sum(i.line.count for i in items)
+        if total > MAX_COPIES:
+            rec = next((i.rec for i in items if i.rec is not None), None)
+            shown = index.display_name(key) if rec is not None else items[0].line.name
+            errors.append(
+                Finding(
+                    "too-many-copies",
+                    tuple(sorted({i.line.line_no for i in items})),
+                    f"{lines_phrase(i.line.line_no for i in items)}: {total} cards named "
+                    f"{shown}; a deck may hold at most {MAX_COPIES}. "
+                    f"Remove {total - MAX_COPIES}.",
+                )
+            )
+
+    _limit(ace, "ace-spec-limit", "ACE SPEC cards", "a deck may hold only 1 ACE SPEC card.", errors)
+    _limit(
+        radiant,
+        "radiant-limit",
+        "Radiant Pokémon",
+        "a deck may hold only 1 Radiant Pokémon.",
+        errors,
+    )
+    _limit(
+        star, "star-limit", "Pokémon ★ (Star) cards", "a deck may hold only 1 Pokémon ★.", errors
+    )
+    for key, items in prism.items():
+        total = sum(i.line.count for i in items)
+        if total > 1:
+            errors.append(
+                Finding(
+                    "prism-star-limit",
+                    tuple(sorted({i.line.line_no for i in items})),
+                    f"{lines_phrase(i.line.line_no for i in items)}: {total} copies of "
+                    f"{index.display_name(key)}; a deck may hold only 1 copy of each "
+                    f"Prism Star (◇) card. Remove {total - 1}.",
+                )
+            )
+
+    # -- format legality
+    for item in resolved:
+        if item.rec is None or item.legal:
+            continue
+        if item.banned:
+            fix = f"is banned in {fmt.name}. Remove it."
+        elif item.by_name:
+            fix = f"has no printing that is legal in {fmt.name}. Replace it."
+        else:
+            fix = f"is not legal in {fmt.name}. Replace it with a legal printing or another card."
+        errors.append(
+            Finding(
+                "not-legal-in-format",
+                (item.line.line_no,),
+                f"Line {item.line.line_no}: {_label(item)} {fix}",
+            )
+        )
+
+    # -- at least one Basic Pokémon
+    if resolved and not has_basic:
+        errors.append(
+            Finding(
+                "no-basic-pokemon",
+                (),
+                "The deck has no Basic Pokémon; it needs at least one. (Trainers played as "
+                "if they were Basic Pokémon, such as Mysterious Fossil, do not count.) "
+                "Add a Basic Pokémon.",
+            )
+        )
+    elif not resolved:
+        errors.append(
+            Finding(
+                "no-basic-pokemon",
+                (),
+                "The decklist has no cards; add 60 cards, at least one a Basic Pokémon.",
+            )
+        )
+
+    # -- warnings: evolution bases
+    present: set[str] = set()
+    present_not_lvx: set[str] = set()
+    for item in resolved:
+        present.add(item.key)
+        if item.rec is None or not item.rec.is_level_up:
+            present_not_lvx.add(item.key)
+    missing: dict[tuple[str, str], list[_Resolved]] = {}
+    for item in resolved:
+        rec = item.rec
+        if rec is None or rec.is_basic_pokemon:
+            continue
+        basis = index.evolves_from(rec)
+        if not basis:
+            continue
+        pool = present_not_lvx if rec.is_level_up else present
+        if any(name in pool for name in index.basis_alternatives(basis)):
+            continue
+        missing.setdefault((item.key, basis), []).append(item)
+    for (key, basis), items in missing.items():
+        first = items[0].rec
+        shown = first.name if first is not None and first.is_level_up else index.display_name(key)
+        basis_shown = index.display_name(basis) if index.by_name(basis) else basis
+        warnings.append(
+            Finding(
+                "missing-evolution-basis",
+                tuple(sorted({i.line.line_no for i in items})),
+                f"{lines_phrase(i.line.line_no for i in items)}: {shown} evolves from "
+                f"{basis_shown}, but the deck has no {basis_shown}. Add {basis_shown} "
+                f"or check the list.",
+            )
+        )
+
+    # -- warnings: Energy count
+    if resolved and not (MIN_ENERGY <= energy_total <= MAX_ENERGY):
+        side = "fewer than" if energy_total < MIN_ENERGY else "more than"
+        bound = MIN_ENERGY if energy_total < MIN_ENERGY else MAX_ENERGY
+        warnings.append(
+            Finding(
+                "energy-count",
+                tuple(sorted(set(energy_lines))),
+                f"The deck has {_plural(energy_total, 'Energy card')}, {side} {bound}; "
+                f"most decks play between {MIN_ENERGY} and {MAX_ENERGY}. "
+                f"Check the Energy count.",
+            )
+        )
+
+    return Verdict(
+        legal=not errors,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+        card_count=card_count,
+    )
