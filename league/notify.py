@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from notifications.services import NotificationItem, notify
 
-from .models import DeckSubmission
+from .models import DeckSubmission, Registration
 
 
 def deck_verdict_notification(submission: DeckSubmission) -> int:
@@ -33,5 +33,54 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
                 body=body,
                 url=reverse("deck-submit", args=[event.pk]),
             )
+        ],
+    )
+
+
+def _registered_with_accounts(event):
+    return (
+        Registration.objects.filter(event=event, status__in=("registered", "checked_in"))
+        .filter(player__user__isnull=False)
+        .select_related("player")
+        .prefetch_related("deck_submissions")
+    )
+
+
+def deck_deadline_reminders(event, *, hours: int) -> int:
+    url = reverse("deck-submit", args=[event.pk])
+    items = []
+    for reg in _registered_with_accounts(event):
+        latest = max(reg.deck_submissions.all(), key=lambda s: s.version, default=None)
+        if latest is None:
+            state = "You have not registered a decklist yet."
+        elif latest.legal:
+            state = f"Your registered list (version {latest.version}) is legal; you can still change it."
+        else:
+            state = f"Your registered list (version {latest.version}) is NOT legal: fix it before the deadline."
+        items.append(
+            NotificationItem(
+                recipient_id=reg.player.user_id,
+                key=f"deadline:{hours}h:event:{event.pk}:reg:{reg.pk}",
+                subject=f"{event.name}: deck deadline in {hours} hour{'s' if hours > 1 else ''}"[:200],
+                body=f"Decklists for {event.name} lock at {event.deck_deadline:%Y-%m-%d %H:%M %Z}. {state}",
+                url=url,
+            )
+        )
+    return notify(kind="deck_deadline_reminder", items=items)
+
+
+def event_starting(event) -> int:
+    url = reverse("event-detail", args=[event.pk])
+    return notify(
+        kind="event_starting",
+        items=[
+            NotificationItem(
+                recipient_id=reg.player.user_id,
+                key=f"starting:event:{event.pk}:reg:{reg.pk}",
+                subject=f"{event.name} starts soon"[:200],
+                body=f"{event.name} starts at {event.starts_at:%H:%M %Z}. Check in with the staff when you arrive.",
+                url=url,
+            )
+            for reg in _registered_with_accounts(event)
         ],
     )

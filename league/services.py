@@ -7,7 +7,7 @@ the management commands all call these; none of them writes league rows by itsel
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.db import transaction
 from django.db.models import Max
@@ -239,3 +239,38 @@ def recompute_season_points(*, season: Season) -> list[SeasonStanding]:
                        events_played=r.events_played, events_counted=r.events_counted)
         for r in rows
     )  # fmt: skip
+
+
+# --- scheduled reminders --------------------------------------------------------------
+
+
+def send_deck_deadline_reminders(*, now=None) -> int:
+    """Remind registered players of the deck deadline 24 hours and 1 hour before it (run by
+    celery beat every few minutes; the notification keys make repeats harmless). Returns
+    the number of notifications written."""
+    from .notify import deck_deadline_reminders
+
+    now = now or timezone.now()
+    written = 0
+    for hours in (24, 1):
+        events = Event.objects.filter(
+            status__in=(Event.Status.REGISTRATION, Event.Status.RUNNING),
+            deck_deadline__gt=now,
+            deck_deadline__lte=now + timedelta(hours=hours),
+        )
+        for event in events:
+            if hours == 24 and event.deck_deadline <= now + timedelta(hours=1):
+                continue  # inside the last hour only the 1-hour reminder goes out
+            written += deck_deadline_reminders(event, hours=hours)
+    return written
+
+
+def send_event_starting_notices(*, now=None, within=timedelta(hours=1)) -> int:
+    """Tell registered players an event starts within the hour (celery beat)."""
+    from .notify import event_starting
+
+    now = now or timezone.now()
+    events = Event.objects.filter(
+        status=Event.Status.REGISTRATION, starts_at__gt=now, starts_at__lte=now + within
+    )
+    return sum(event_starting(event) for event in events)

@@ -9,7 +9,10 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+from notifications.schedule import BEAT_SCHEDULE as NOTIFICATIONS_BEAT_SCHEDULE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -141,7 +144,19 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
-CELERY_BEAT_SCHEDULE: dict = {}
+# Scheduled jobs (run exactly one `celery -A league beat`). Every job is idempotent.
+CELERY_BEAT_SCHEDULE = {
+    **NOTIFICATIONS_BEAT_SCHEDULE,
+    "league.deck-deadline-reminders": {
+        "task": "league.send_deck_deadline_reminders",
+        "schedule": crontab(minute="*/5"),
+    },
+    "league.event-starting": {
+        "task": "league.send_event_starting_notices",
+        "schedule": crontab(minute="*/5"),
+    },
+    "matches.round-clocks": {"task": "matches.send_round_clock_reminders", "schedule": 60.0},
+}
 
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -22,3 +22,17 @@ def recompute_season_points(season_id: int) -> int:
     if season is None:
         return 0
     return len(services.recompute_season_points(season=season))
+
+
+@shared_task(name="league.send_deck_deadline_reminders")
+def send_deck_deadline_reminders() -> int:
+    from . import services
+
+    return services.send_deck_deadline_reminders()
+
+
+@shared_task(name="league.send_event_starting_notices")
+def send_event_starting_notices() -> int:
+    from . import services
+
+    return services.send_event_starting_notices()

@@ -175,7 +175,28 @@ class MatchViewSet(viewsets.GenericViewSet):
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("round", int, required=False)])
+class StandingsRowSerializer(serializers.Serializer):
+    registration = serializers.IntegerField()
+    player = serializers.CharField()
+    player_id = serializers.CharField()
+    division = serializers.CharField()
+    rank = serializers.IntegerField()
+    points = serializers.IntegerField()
+    record = serializers.CharField(help_text="wins-losses-ties")
+    owp = serializers.FloatField()
+    oowp = serializers.FloatField()
+    dropped = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    round = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField(allow_null=True)
+    published = serializers.BooleanField()
+    computed_at = serializers.DateTimeField(required=False)
+    rows = StandingsRowSerializer(many=True)
+
+
+@extend_schema(parameters=[OpenApiParameter("round", int, required=False)], responses=StandingsSerializer)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def event_standings(request, event_id: int):

@@ -67,9 +67,12 @@ def standings_input(export: dict) -> dict:
                             {"round": rd["number"], "a": b, "b": None, "result": "b"}]  # fmt: skip
             else:
                 matches.append({"round": rd["number"], "a": a, "b": b, "result": m["result"]})
-    late = {str(p["registration"]): p["late_entry_round"] for p in export["players"] if p["late_entry_round"]}
-    for reg, entered in late.items():
+    first_round = {str(p["registration"]): p["late_entry_round"] for p in export["players"]
+                   if p["late_entry_round"] and p["late_entry_round"] > 1}  # fmt: skip
+    for reg, entered in first_round.items():
         matches += [{"round": r, "a": reg, "b": None, "result": "b"} for r in range(1, entered)]
+    # `rules.standings` reads `late` as the round running when the player came in.
+    late = {reg: entered - 1 for reg, entered in first_round.items()}
     players = [str(p["registration"]) for p in export["players"] if p["status"] not in ("withdrawn", "waitlisted")]
     return {
         "players": players,

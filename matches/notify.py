@@ -124,3 +124,29 @@ def standings_published(event: Event, round_number: int) -> int:
             for user_id in user_ids
         ],
     )
+
+
+def round_clock(round_: Round, *, stage: str, missing: int) -> int:
+    """Tell the event's staff that a round has 10 minutes left (`stage="10min"`) or that
+    time is up (`stage="time"`)."""
+    event = round_.event
+    staff = list(event.season.league.organisers.values_list("pk", flat=True))
+    if stage == "10min":
+        subject = f"{event.name}: 10 minutes left in round {round_.number}"
+        body = f"Round {round_.number} ends at {round_.ends_at:%H:%M}. {missing} result(s) still missing."
+    else:
+        subject = f"{event.name}: time in round {round_.number}"
+        body = f"Time has been called in round {round_.number}. {missing} result(s) still missing."
+    return notify(
+        kind="round_clock",
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"clock:round:{round_.pk}:{stage}:staff:{user_id}",
+                subject=subject[:200],
+                body=body,
+                url=reverse("event-dashboard", args=[event.pk]),
+            )
+            for user_id in staff
+        ],
+    )

@@ -498,7 +498,9 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     }
     records = selectors.match_records(event, through_round=through_round)
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
-    late = {str(r.pk): r.late_entry_round for r in regs.values() if r.late_entry_round}
+    # The engine's `late` is the round that was running when the player came in (they lose
+    # it and every round before); ours is the first round they play.
+    late = {str(r.pk): r.late_entry_round - 1 for r in regs.values() if r.late_entry_round and r.late_entry_round > 1}
     groups = (
         {d: [pk for pk, r in regs.items() if r.division == d] for d in {r.division for r in regs.values()}}
         if event.division_mode == Event.DivisionMode.SEPARATE
@@ -614,3 +616,16 @@ def finish_event(*, event: Event) -> None:
 
 def latest_round_number(event: Event) -> int:
     return Round.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0
+
+
+def send_round_clock_reminders(*, now=None) -> int:
+    """Tell staff when a running round has 10 minutes left and when time is up (celery beat,
+    every minute; notification keys make repeats harmless)."""
+    now = now or timezone.now()
+    written = 0
+    running = Round.objects.filter(status=Round.Status.RUNNING, ends_at__lte=now + timedelta(minutes=10))
+    for round_ in running.select_related("event__season__league"):
+        missing = round_.matches.exclude(status=Match.Status.FINAL).count()
+        stage = "time" if round_.ends_at <= now else "10min"
+        written += notify.round_clock(round_, stage=stage, missing=missing)
+    return written

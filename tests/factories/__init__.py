@@ -21,12 +21,13 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.test")
-    password = factory.PostGenerationMethodCall("set_unusable_password")
+    password = "!"  # an unusable password, as set_unusable_password() stores it
 
 
 class LeagueFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = League
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")

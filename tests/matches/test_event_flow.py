@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db
 def play_round(event, staff, *, winner="a"):
     round_ = services.pair_next_round(event=event, by_user=staff)
     services.start_clock(round_=round_, by_user=staff)
+    games = [{"outcome": winner}] * (event.best_of // 2 + 1)
     for m in round_.matches.filter(player_b__isnull=False):
-        services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": winner}]})
+        services.set_result(match=m, by_user=staff, payload={"games": games})
     services.close_round(round_=round_, by_user=staff)
     return round_
 
