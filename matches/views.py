@@ -194,6 +194,8 @@ def event_dashboard(request, event_id: int):
     rounds = list(
         Round.objects.filter(event=event).annotate(total=Count("matches"), final=final).order_by("number")
     )
+    for round_ in rounds:
+        round_.missing = round_.total - round_.final
     current = rounds[-1] if rounds else None
     open_matches = []
     if current is not None:

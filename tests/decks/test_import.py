@@ -74,7 +74,7 @@ def test_invalid_json_and_missing_folder(tmp_path):
     (data / "cards" / "en" / "demo2.json").write_text("[{")
     with pytest.raises(CommandError, match=r"demo2.json: not valid JSON"):
         run_import(data)
-    with pytest.raises(CommandError, match="sets/en.json: file not found"):
+    with pytest.raises(CommandError, match=r"sets/en\.json: file not found"):
         run_import(tmp_path / "nowhere")
 
 

@@ -9,7 +9,13 @@ from django.utils import timezone
 from league import permissions, services
 from notifications.models import Notification
 from rules.errors import DomainError
-from tests.factories import RegistrationFactory, UserFactory, sample_cards, sample_deck_text, user_of
+from tests.factories import (
+    RegistrationFactory,
+    UserFactory,
+    sample_cards,
+    sample_deck_text,
+    user_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +39,7 @@ def test_every_version_is_kept_with_its_verdict(make_event):
 
 
 def test_the_deadline_locks_players_out_but_not_staff(make_event, staff):
-    event, (reg, *_) = make_event(players=1, deck_deadline=timezone.now() - timedelta(minutes=1))
+    _event, (reg, *_) = make_event(players=1, deck_deadline=timezone.now() - timedelta(minutes=1))
     with pytest.raises(DomainError) as err:
         services.submit_deck(registration=reg, text=sample_deck_text(), by_user=user_of(reg))
     assert err.value.code == "deck-locked"

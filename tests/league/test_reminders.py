@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_deck_deadline_reminders_go_out_once_per_window(make_event):
     now = timezone.now()
-    event, regs = make_event(players=3, deck_deadline=now + timedelta(hours=20), status=Event.Status.REGISTRATION)
+    event, _regs = make_event(players=3, deck_deadline=now + timedelta(hours=20), status=Event.Status.REGISTRATION)
     assert league_services.send_deck_deadline_reminders(now=now) == 3
     assert league_services.send_deck_deadline_reminders(now=now) == 0  # beat runs again: nothing new
     later = event.deck_deadline - timedelta(minutes=30)
