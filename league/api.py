@@ -67,6 +67,10 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
         fields = ["rank", "player", "player_name", "points", "events_played", "events_counted"]
 
 
+class PublishSerializer(serializers.Serializer):
+    published = serializers.BooleanField(default=True)
+
+
 class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = League.objects.all()
     serializer_class = LeagueSerializer
@@ -99,6 +103,17 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied("Your account has no player profile.")
         registration = services.register(event=self.get_object(), player=player, by_user=request.user)
         return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PublishSerializer, responses=EventSerializer)
+    @action(detail=True, methods=["post"], url_path="publish-decklists", permission_classes=[IsAuthenticated])
+    def publish_decklists(self, request, pk=None):
+        """Staff: make the event's decklists public (or private again with `published: false`)."""
+        data = PublishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.publish_decklists(
+            event=self.get_object(), by_user=request.user, published=data.validated_data["published"]
+        )
+        return Response(EventSerializer(event).data)
 
     @extend_schema(responses=RegistrationSerializer(many=True))
     @action(detail=True)

@@ -198,6 +198,17 @@ def submit_deck(*, registration: Registration, text: str, by_user) -> DeckSubmis
     return submission
 
 
+@transaction.atomic
+def publish_decklists(*, event: Event, by_user, published: bool = True) -> Event:
+    """Make every registration's decklist public (after the event), or private again.
+    Staff only; raises `not-allowed`."""
+    if not permissions.is_event_staff(by_user, event):
+        raise DomainError("not-allowed", "Only the event's staff can publish decklists.", status=403)
+    Event.objects.filter(pk=event.pk).update(decklists_published=published)
+    event.decklists_published = published
+    return event
+
+
 def create_player(*, name: str, player_id: str, birth_date: date, email: str = "", user=None) -> Player:
     if Player.objects.filter(player_id=player_id).exists():
         raise DomainError("duplicate-player-id", f"Player ID {player_id} is already taken.")

@@ -10,7 +10,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/", include("league.api_urls")),
+    path("api/", include(("league.api_urls", "api"))),
     path("", include("league.page_urls")),
     path("", include("notifications.urls")),
 ]

@@ -36,7 +36,9 @@ class QuickReportForm(forms.Form):
     def payload(self, side: str) -> dict:
         outcome = self.cleaned_data["outcome"]
         final = {"won": side, "lost": _other(side), "tie": "tie"}[outcome]
-        games = [{"outcome": "both_won", "reason": "played"}] * (self.cleaned_data["sudden_death"] or 0)
+        games = [{"outcome": "both_won", "reason": "played"}] * (
+            self.cleaned_data["sudden_death"] or 0
+        )
         games.append({"outcome": final, "reason": "played"})
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
@@ -77,7 +79,10 @@ class GamesForm(forms.Form):
             outcome = data.get(f"game_{i}")
             if outcome:
                 games.append(
-                    {"outcome": self.side_outcome(outcome), "reason": data.get(f"reason_{i}") or "played"}
+                    {
+                        "outcome": self.side_outcome(outcome),
+                        "reason": data.get(f"reason_{i}") or "played",
+                    }
                 )
         if not games and not data.get("intentional_draw"):
             raise forms.ValidationError("Enter the games in the order they were played.")

@@ -58,13 +58,16 @@ def organiser(username: str = "organiser"):
     return user
 
 
-def create_players(count: int, *, prefix: str, rng: random.Random, with_users: bool = True) -> list[Player]:
-    """Players (and site accounts without passwords) in bulk; ages spread over divisions."""
+def create_players(count: int, *, prefix: str, rng: random.Random, with_users: bool = True,
+                   emails: bool = True) -> list[Player]:  # fmt: skip
+    """Players (and site accounts without passwords) in bulk; ages spread over divisions.
+    Without `emails` the accounts have no address: notifications reach the inbox only."""
     User = get_user_model()
     users = []
     if with_users:
         users = User.objects.bulk_create(
-            [User(username=f"{prefix}-{i:05d}", email=f"{prefix}-{i:05d}@example.test", password="!")
+            [User(username=f"{prefix}-{i:05d}", password="!",
+                  email=f"{prefix}-{i:05d}@example.test" if emails else "")
              for i in range(count)]
         )  # fmt: skip
     today = date.today()
@@ -149,10 +152,12 @@ def simulation_season(staff) -> Season:
 
 def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, drop_rate: float = 0.03,
                    season: Season | None = None, staff=None, name: str | None = None,
-                   stop_after_round: int | None = None, progress=None) -> SimulationReport:  # fmt: skip
+                   stop_after_round: int | None = None, emails: bool = False,
+                   progress=None) -> SimulationReport:  # fmt: skip
     """Create an event in `season` (a simulation league by default) and play it through.
     `players` is a count of new players or a list of existing ones; `stop_after_round`
-    leaves the event running after that round's results (for demos)."""
+    leaves the event running after that round's results (for demos); `emails` gives new
+    players e-mail addresses, so notifications are mailed too, not only put in inboxes."""
     rng = random.Random(seed)
     ensure_default_formats()
     staff = staff or organiser()
@@ -167,7 +172,7 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
     )  # fmt: skip
     report = SimulationReport(event=event)
     decks = legal_sample_decks(fmt) or [""]
-    people = create_players(players, prefix=f"sim{stamp[-10:]}", rng=rng) if isinstance(players, int) else players
+    people = create_players(players, prefix=f"sim{stamp[-10:]}", rng=rng, emails=emails) if isinstance(players, int) else players
     for player in people:
         reg = league_services.register(event=event, player=player, by_user=staff)
         if decks[0]:

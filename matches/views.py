@@ -57,7 +57,11 @@ def game_text(game: dict, names: dict[str, str]) -> str:
         }.get(outcome, str(outcome))
     reason = game.get("reason") or "played"
     if reason != "played":
-        text += f" ({Game.Reason(reason).label.lower()})" if reason in Game.Reason.values else f" ({reason})"
+        text += (
+            f" ({Game.Reason(reason).label.lower()})"
+            if reason in Game.Reason.values
+            else f" ({reason})"
+        )
     return text
 
 
@@ -192,7 +196,9 @@ def event_dashboard(request, event_id: int):
     players = [r for r in registrations if r not in waiting and r not in withdrawn]
     final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
     rounds = list(
-        Round.objects.filter(event=event).annotate(total=Count("matches"), final=final).order_by("number")
+        Round.objects.filter(event=event)
+        .annotate(total=Count("matches"), final=final)
+        .order_by("number")
     )
     for round_ in rounds:
         round_.missing = round_.total - round_.final
@@ -298,7 +304,9 @@ def _round(request, event: Event, number: int) -> Round:
 
 def _round_matches(round_: Round) -> list[Match]:
     return list(
-        round_.matches.select_related("player_a__player", "player_b__player").order_by("division", "table")
+        round_.matches.select_related("player_a__player", "player_b__player").order_by(
+            "division", "table"
+        )
     )
 
 
@@ -421,7 +429,9 @@ def event_standings(request, event_id: int):
     rows = []
     if snapshot is not None:
         for row in snapshot.rows:
-            rows.append({**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))})
+            rows.append(
+                {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
+            )
     return render(
         request,
         "matches/standings.html",
@@ -441,7 +451,10 @@ def event_standings(request, event_id: int):
 def _load_match(request, match_id: int) -> Match:
     match = get_object_or_404(
         Match.objects.select_related(
-            "round__event__season__league", "round__event__format", "player_a__player", "player_b__player"
+            "round__event__season__league",
+            "round__event__format",
+            "player_a__player",
+            "player_b__player",
         ),
         pk=match_id,
     )
@@ -535,7 +548,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 {"game": g, "text": game_text({"outcome": g.outcome, "reason": g.reason}, names)}
                 for g in games
             ],
-            "result": match_result_text(match),
+            "result": match_result_text(match) if match.status == Match.Status.FINAL else "",
             "summary": result_summary(_stored_result(match, games), names) if match.result else "",
             "staff": staff,
             "side": side,
@@ -563,7 +576,9 @@ def match_detail(request, match_id: int):
 
 def _report_message(request, match: Match) -> None:
     if match.status == Match.Status.FINAL:
-        messages.success(request, f"Both reports agree: {match_result_text(match)}. The result stands.")
+        messages.success(
+            request, f"Both reports agree: {match_result_text(match)}. The result stands."
+        )
     elif match.status == Match.Status.DISPUTED:
         messages.warning(
             request, "Your report differs from your opponent's: the staff will decide the result."
@@ -629,7 +644,10 @@ def match_result(request, match_id: int):
         return _render_match(request, match, staff_form=form)
     try:
         match = services.set_result(
-            match=match, by_user=request.user, payload=form.payload(), note=form.cleaned_data["note"]
+            match=match,
+            by_user=request.user,
+            payload=form.payload(),
+            note=form.cleaned_data["note"],
         )
     except DomainError as exc:
         messages.error(request, exc.message)

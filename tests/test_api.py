@@ -111,3 +111,15 @@ def test_openapi_schema_is_generated_without_warnings():
     out, err = StringIO(), StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=out, stderr=err)
     assert "/api/matches/{id}/report/" in out.getvalue()
+
+
+def test_publishing_decklists_is_staff_only_and_opens_them_to_everyone(make_event, staff):
+    sample_cards()
+    event, (reg, other) = make_event(players=2)
+    client_for(user_of(reg)).post(
+        f"/api/registrations/{reg.pk}/decks/", {"decklist_text": sample_deck_text()}, format="json"
+    )
+    url = f"/api/events/{event.pk}/publish-decklists/"
+    assert client_for(user_of(other)).post(url, {}, format="json").status_code == 403
+    assert client_for(staff).post(url, {}, format="json").json()["decklists_published"] is True
+    assert client_for().get(f"/api/registrations/{reg.pk}/decks/").status_code == 200

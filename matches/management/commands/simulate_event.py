@@ -15,8 +15,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--best-of", type=int, choices=[1, 3], default=3)
         parser.add_argument("--drop-rate", type=float, default=0.03)
+        parser.add_argument("--emails", action="store_true", help="Give players e-mail addresses")
 
-    def handle(self, *args, players, seed, best_of, drop_rate, **options):
+    def handle(self, *args, players, seed, best_of, drop_rate, emails, **options):
         def progress(round_, report):
             self.stderr.write(
                 f"round {round_.number} ({round_.stage}): paired in {report.pairing_ms[-1]:.0f} ms, "
@@ -26,7 +27,7 @@ class Command(BaseCommand):
             )
 
         report = simulate_event(players=players, seed=seed, best_of=best_of, drop_rate=drop_rate,
-                                progress=progress)  # fmt: skip
+                                emails=emails, progress=progress)  # fmt: skip
         swiss = report.pairing_ms
         self.stderr.write(
             f"{report.rounds} rounds; pairing ms: max {max(swiss):.0f}, mean {sum(swiss) / len(swiss):.0f}; "

@@ -1,0 +1,77 @@
+"""Decklist verdicts on pages: every line of a list with the findings that name it.
+
+`verdict_context` is what the deck pages of the league app render with
+`templates/decks/_verdict.html`; `deck_check` is a stand-alone page that checks a list
+against a format and stores nothing. Nothing here knows about events or registrations.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.shortcuts import render
+
+from .api import MAX_DECKLIST_CHARS
+from .models import Format
+from .services import check_decklist
+
+
+def verdict_dict(verdict) -> dict:
+    """A `rules.legality.Verdict` as stored on a submission, with its card count."""
+    return {**verdict.to_dict(), "card_count": verdict.card_count}
+
+
+def split_lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> dict:
+    """The context `_verdict.html` renders: `lines` (number, text, errors, warnings, state)
+    and `deck_wide` findings (no line named, or a line beyond the text)."""
+    rows = [
+        {"number": n, "text": line, "errors": [], "warnings": []}
+        for n, line in enumerate(split_lines(text), start=1)
+    ]
+    while rows and not rows[-1]["text"].strip():
+        rows.pop()
+    deck_wide = []
+    for kind in ("errors", "warnings"):
+        for finding in verdict.get(kind, []):
+            named = [n for n in finding.get("lines", []) if 1 <= n <= len(rows)]
+            if not named:
+                deck_wide.append({**finding, "kind": kind[:-1]})
+            for n in sorted(set(named)):
+                rows[n - 1][kind].append(finding)
+    for row in rows:
+        row["state"] = "err" if row["errors"] else "warn" if row["warnings"] else ""
+    errors, warnings = verdict.get("errors", []), verdict.get("warnings", [])
+    return {
+        "legal": bool(verdict.get("legal")),
+        "card_count": card_count if card_count is not None else verdict.get("card_count"),
+        "error_count": len(errors),
+        "warning_count": len(warnings),
+        "lines": rows,
+        "deck_wide": deck_wide,
+    }
+
+
+class CheckForm(forms.Form):
+    format = forms.ModelChoiceField(queryset=Format.objects.all(), empty_label=None)
+    decklist_text = forms.CharField(
+        label="Decklist",
+        widget=forms.Textarea(attrs={"spellcheck": "false"}),
+        max_length=MAX_DECKLIST_CHARS,
+        strip=False,
+        error_messages={"required": "Paste your decklist: the text is empty."},
+    )
+
+
+def deck_check(request):
+    """Check a list against any format; nothing is stored."""
+    form = CheckForm(request.POST or None)
+    verdict = None
+    if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data["decklist_text"]
+        verdict = verdict_context(
+            text, verdict_dict(check_decklist(text=text, fmt=form.cleaned_data["format"]))
+        )
+    return render(request, "decks/check.html", {"form": form, "verdict": verdict})

@@ -1,0 +1,61 @@
+"""The server-rendered pages (the site root and `home` are in `league.urls`)."""
+
+from django.urls import path
+
+from decks import views as deck_views
+from matches import views as match_views
+
+from . import views
+
+urlpatterns = [
+    path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
+    path("decks/check/", deck_views.deck_check, name="deck-check"),
+    # Events and registrations
+    path("events/<int:event_id>/", match_views.event_detail, name="event-detail"),
+    path("events/<int:event_id>/register/", views.event_register, name="event-register"),
+    path(
+        "events/<int:event_id>/registrations/<int:registration_id>/drop/",
+        views.registration_drop,
+        name="registration-drop",
+    ),
+    path(
+        "events/<int:event_id>/registrations/<int:registration_id>/check-in/",
+        views.registration_check_in,
+        name="registration-check-in",
+    ),
+    # Decklists
+    path("events/<int:event_id>/deck/", views.deck_submit, name="deck-submit"),
+    path("events/<int:event_id>/decks/", views.event_decks, name="event-decks"),
+    path(
+        "events/<int:event_id>/decks/<int:registration_id>/",
+        views.event_deck_detail,
+        name="event-deck-detail",
+    ),
+    # Running the event
+    path("events/<int:event_id>/manage/", match_views.event_dashboard, name="event-dashboard"),
+    path(
+        "events/<int:event_id>/manage/pair/",
+        match_views.pair_next_round,
+        name="event-pair-next-round",
+    ),
+    path("events/<int:event_id>/standings/", match_views.event_standings, name="event-standings"),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/",
+        match_views.round_pairings,
+        name="round-pairings",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/projector/",
+        match_views.round_projector,
+        name="round-projector",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/action/",
+        match_views.round_action,
+        name="round-action",
+    ),
+    # Matches
+    path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
+    path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
+    path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
+]

@@ -1,0 +1,142 @@
+"""Data for the page tests, built with the ORM and the real services."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from decks.importer import import_card_data
+from decks.models import Format, PreconDeck
+from decks.services import ensure_default_formats
+from league import services as league_services
+from league.models import Event, League, Player, Registration, Season
+from matches.models import Match, Round
+
+ROOT = Path(__file__).resolve().parents[2]
+_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def cards(db):
+    import_card_data(ROOT / "decks" / "sample_data")
+    ensure_default_formats()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str | None = None, **fields):
+        number = next(_numbers)
+        # No password: the tests log in with `force_login`, and hashing one costs ~0.5 s.
+        return get_user_model().objects.create_user(username=username or f"user{number}", **fields)
+
+    return make
+
+
+@pytest.fixture
+def organiser(make_user):
+    return make_user("oak")
+
+
+@pytest.fixture
+def league(db, organiser):
+    league = League.objects.create(
+        name="Pallet Town League", slug="pallet", description="Weekly play."
+    )
+    league.organisers.add(organiser)
+    return league
+
+
+@pytest.fixture
+def season(league):
+    return Season.objects.create(
+        league=league, name="2025 season", starts_on=date(2025, 1, 1), ends_on=date(2025, 12, 31)
+    )
+
+
+@pytest.fixture
+def make_event(season, cards):
+    def make(**fields):
+        number = next(_numbers)
+        defaults = {
+            "season": season,
+            "name": f"League Challenge {number}",
+            "slug": f"challenge-{number}",
+            "format": Format.objects.get(key="standard"),
+            "best_of": 1,
+            "seed": "pages",
+        }
+        return Event.objects.create(**{**defaults, **fields})
+
+    return make
+
+
+@pytest.fixture
+def event(make_event):
+    return make_event(name="Viridian League Cup")
+
+
+@pytest.fixture
+def make_player(make_user):
+    def make(name: str | None = None, *, with_user: bool = True, birth_year: int = 1990) -> Player:
+        number = next(_numbers)
+        user = make_user(f"trainer{number}") if with_user else None
+        return Player.objects.create(
+            user=user,
+            name=name or f"Trainer {number:03d}",
+            player_id=f"{100000 + number}",
+            birth_date=date(birth_year, 5, 1),
+        )
+
+    return make
+
+
+@pytest.fixture
+def register(event):
+    def do(player: Player, *, to: Event | None = None) -> Registration:
+        return league_services.register(event=to or event, player=player)
+
+    return do
+
+
+@pytest.fixture
+def ash(make_player, register):
+    """A registered player with an account."""
+    player = make_player("Ash Ketchum")
+    register(player)
+    return player
+
+
+@pytest.fixture
+def misty(make_player, register):
+    player = make_player("Misty Waterflower")
+    register(player)
+    return player
+
+
+@pytest.fixture
+def deck_text(cards) -> str:
+    """A legal 60-card list (a sample deck as `COUNT NAME SET NUMBER` lines)."""
+    return PreconDeck.objects.get(pk="d-demo1-1").as_decklist_text()
+
+
+def registration_of(player: Player, event: Event) -> Registration:
+    return Registration.objects.get(player=player, event=event)
+
+
+def make_round(event: Event, pairs, *, number: int = 1, status=Round.Status.PUBLISHED, division=""):
+    """A round with `pairs` of registrations (`None` as B for a bye), straight in the ORM."""
+    round_ = Round.objects.create(event=event, number=number, status=status, seed="pages")
+    for table, (a, b) in enumerate(pairs, start=1):
+        Match.objects.create(
+            round=round_,
+            table=table,
+            division=division,
+            player_a=a,
+            player_b=b,
+            **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}),
+        )
+    return round_
