@@ -130,6 +130,12 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "league@localhost")
+# Links in e-mails are made absolute with this.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Transient SMTP failures: attempts before a notification is marked failed, and the base of
+# the exponential backoff between them (seconds).
+NOTIFICATION_MAX_ATTEMPTS = int(os.environ.get("NOTIFICATION_MAX_ATTEMPTS", "5"))
+NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS", "30"))
 
 # --- Celery -------------------------------------------------------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

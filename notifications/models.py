@@ -1,0 +1,108 @@
+"""Notifications and e-mail preferences.
+
+A `Notification` is one message to one user, shown in the inbox and, if the user wants it,
+sent once by e-mail. Its `key` is the idempotency key chosen by the caller (for example
+`pairings:round:42:user:7`): the same key never makes a second row, so a retried or
+duplicated `notify` call is harmless.
+
+E-mail status moves `pending` → `sent`, or `pending` → `failed` once the mail server
+has refused it for good or after `NOTIFICATION_MAX_ATTEMPTS` transient failures.
+`not_requested` means no e-mail is wanted: the user switched the kind off or has no
+address.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class NotificationKind(models.TextChoices):
+    PAIRINGS_PUBLISHED = "pairings_published", "Pairings published"
+    RESULT_REPORTED = "result_reported", "Result reported"
+    DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
+    DECK_VERDICT = "deck_verdict", "Deck check verdict"
+    DECK_DEADLINE_REMINDER = "deck_deadline_reminder", "Deck deadline reminder"
+    ROUND_CLOCK = "round_clock", "Round clock"
+    EVENT_STARTING = "event_starting", "Event starting"
+    STANDINGS_PUBLISHED = "standings_published", "Standings published"
+
+
+class EmailStatus(models.TextChoices):
+    NOT_REQUESTED = "not_requested", "Not requested"
+    PENDING = "pending", "Pending"
+    SENT = "sent", "Sent"
+    FAILED = "failed", "Failed"
+
+
+#: Kinds e-mailed to a user who never saved preferences: everything except the round
+#: clock, whose minute-by-minute messages are stale by the time an e-mail is read.
+DEFAULT_EMAIL_KINDS: tuple[str, ...] = tuple(
+    kind for kind in NotificationKind.values if kind != NotificationKind.ROUND_CLOCK
+)
+
+
+def default_email_kinds() -> list[str]:
+    return list(DEFAULT_EMAIL_KINDS)
+
+
+class Notification(models.Model):
+    Kind = NotificationKind
+    EmailStatus = EmailStatus
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=40, choices=NotificationKind.choices)
+    key = models.CharField(max_length=200, unique=True, help_text="Idempotency key.")
+    subject = models.CharField(max_length=200)
+    body = models.TextField(help_text="Plain text.")
+    url = models.CharField(max_length=500, blank=True, help_text="Link into the site.")
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    email_status = models.CharField(
+        max_length=20, choices=EmailStatus.choices, default=EmailStatus.NOT_REQUESTED
+    )
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_error = models.TextField(blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["recipient", "-created_at"], name="notification_inbox_idx"),
+            # The header badge counts unread rows on every page.
+            models.Index(
+                fields=["recipient"],
+                condition=models.Q(read_at__isnull=True),
+                name="notification_unread_idx",
+            ),
+            models.Index(fields=["email_status"], name="notification_email_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject} → {self.recipient_id}"
+
+    @property
+    def is_read(self) -> bool:
+        return self.read_at is not None
+
+
+class EmailPreference(models.Model):
+    """Which kinds a user wants by e-mail. A user without a row gets `DEFAULT_EMAIL_KINDS`.
+
+    The list names the kinds switched on, so a kind added later is off for users who
+    already saved their choice, and on (if in the default) for everyone else.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    kinds = models.JSONField(default=default_email_kinds, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "e-mail preference"
+
+    def __str__(self) -> str:
+        return f"E-mail preference of {self.user_id}"

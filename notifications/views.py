@@ -1,0 +1,62 @@
+"""The inbox: the user's notifications, marking them read, and e-mail preferences."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from rules.errors import DomainError
+
+from . import services
+from .forms import EmailPreferenceForm, MarkReadForm
+from .models import Notification
+
+PAGE_SIZE = 25
+
+
+@login_required
+def inbox(request):
+    notifications = Notification.objects.filter(recipient=request.user).order_by(
+        "-created_at", "-id"
+    )
+    page = Paginator(notifications, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "notifications/inbox.html", {"page": page})
+
+
+@login_required
+@require_POST
+def mark_read(request):
+    form = MarkReadForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Choose notifications to mark as read.")
+    ids = None if form.cleaned_data["all"] else form.cleaned_data["id"]
+    count = services.mark_read(user=request.user, notification_ids=ids)
+    if ids is None:
+        messages.success(request, f"Marked {count} notification{'s' * (count != 1)} as read.")
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "inbox"
+    return redirect(target)
+
+
+@login_required
+def preferences(request):
+    if request.method == "POST":
+        form = EmailPreferenceForm(request.POST)
+        if form.is_valid():
+            try:
+                services.set_email_kinds(user=request.user, kinds=form.cleaned_data["kinds"])
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, "E-mail preferences saved.")
+                return redirect("notification-preferences")
+    else:
+        form = EmailPreferenceForm(initial={"kinds": services.email_kinds_for(request.user)})
+    has_email = bool(getattr(request.user, request.user.get_email_field_name(), ""))
+    return render(request, "notifications/preferences.html", {"form": form, "has_email": has_email})
