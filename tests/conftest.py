@@ -45,9 +45,16 @@ def worker_queue(worker_id):
     return f"test-{worker_id}-{uuid.uuid4().hex[:8]}"
 
 
+def send_ping(broker_url: str, queue: str):
+    """Send `league.ping` through `broker_url` (whatever the app's own broker is)."""
+    from league.celery import app
+
+    with app.connection_for_write(broker_url) as conn:
+        return app.send_task("league.ping", queue=queue, connection=conn)
+
+
 def start_worker(*, database_name: str, queue: str, broker_url: str, extra_env=None):
     """Start `celery worker` on `queue`, wait until it answers a ping task, return the process."""
-    from league.celery import app
 
     env = {
         **os.environ,
@@ -61,13 +68,12 @@ def start_worker(*, database_name: str, queue: str, broker_url: str, extra_env=N
          "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
         cwd=ROOT, env=env,
     )  # fmt: skip
-    app.conf.task_default_queue = queue
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"celery worker exited with {proc.returncode}")
         try:
-            app.send_task("league.ping", queue=queue).get(timeout=5)
+            send_ping(broker_url, queue).get(timeout=5)
             return proc
         except Exception:
             time.sleep(0.5)
@@ -98,6 +104,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
         },
     )
     proc.mail_dir = mail_dir
+    app.conf.task_default_queue = worker_queue
     yield proc
     proc.terminate()
     try:

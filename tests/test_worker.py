@@ -41,3 +41,20 @@ def test_closing_a_round_gets_its_standings_from_the_worker(make_event, staff):
     assert sum(r["points"] for r in snapshot.rows) == 9
     state = StandingsState.objects.get(event=event)
     assert wait_for(lambda: StandingsState.objects.get(event=event).computed == state.requested)
+
+
+def test_rabbitmq_works_as_the_broker_too():
+    """A second worker on RabbitMQ answers a task sent through RabbitMQ."""
+    import uuid
+
+    from tests.conftest import send_ping, start_worker
+
+    amqp_url = os.environ.get("TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+    queue = f"test-amqp-{uuid.uuid4().hex[:8]}"
+    proc = start_worker(database_name=connection.settings_dict["NAME"], queue=queue, broker_url=amqp_url)
+    try:
+        answer = send_ping(amqp_url, queue).get(timeout=20)
+        assert answer["pong"] is True and answer["pid"] == proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
