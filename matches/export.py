@@ -75,6 +75,7 @@ def standings_input(export: dict) -> dict:
     late = {reg: entered - 1 for reg, entered in first_round.items()}
     players = [str(p["registration"]) for p in export["players"] if p["status"] not in ("withdrawn", "waitlisted")]
     return {
+        "seed": export["event"]["seed"] or str(export["event"]["id"]),
         "players": players,
         "matches": matches,
         "dropped": [k for k in export["drops"]],
