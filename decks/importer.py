@@ -13,6 +13,7 @@ database is left as it was. Running it twice changes nothing the second time.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,6 +25,7 @@ from rules.cards import CardRecord, record_from_upstream
 from rules.errors import DomainError
 
 from .models import Card, CardDataVersion, CardSet, PreconDeck
+from .services import invalidate_card_index
 
 
 class CardDataError(DomainError):
@@ -171,7 +173,7 @@ def import_card_data(
     root: Path | str, progress: Callable[[Iterable], Iterable] = lambda it: it
 ) -> ImportSummary:
     """Read `root` and bring the card tables in line with it. Writes sets, cards and precon
-    decks (never deletes), and bumps `CardDataVersion` when anything changed."""
+    decks (never deletes), and gives `CardDataVersion` a new stamp when anything changed."""
     root = Path(root)
     if not (root / "sets" / "en.json").exists():
         raise CardDataError(root / "sets" / "en.json", None, "file not found (is PATH the data folder?)")
@@ -184,7 +186,6 @@ def import_card_data(
         _sync(Card, cards, card_fields, "cards", summary)
         _sync(PreconDeck, decks, ["name", "card_set_id", "cards"], "decks", summary)
         if summary.wrote_anything:
-            version, _ = CardDataVersion.objects.select_for_update().get_or_create(pk=1)
-            version.version += 1
-            version.save()
+            CardDataVersion.objects.update_or_create(pk=1, defaults={"stamp": uuid.uuid4().hex})
+            transaction.on_commit(invalidate_card_index)
     return summary

@@ -111,14 +111,16 @@ class PreconDeck(models.Model):
 
 
 class CardDataVersion(models.Model):
-    """One row, bumped by every import that changed something: caches of the card index
-    compare against it to know when to rebuild."""
+    """One row, given a new random `stamp` by every import that changed something: caches of
+    the card index compare against it to know when to rebuild. (A random stamp, not a
+    counter, so that two databases, or a rolled-back import, never show the same value for
+    different data.)"""
 
-    version = models.PositiveIntegerField(default=0)
+    stamp = models.CharField(max_length=32, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"card data v{self.version}"
+        return f"card data {self.stamp}"
 
 
 class Format(models.Model):
@@ -133,6 +135,7 @@ class Format(models.Model):
 
     key = models.SlugField(unique=True)
     name = models.CharField(max_length=80)
+    updated_at = models.DateTimeField(auto_now=True, help_text="Cached rule specs compare against it")
     base = models.CharField(max_length=20, choices=BASES, blank=True)
     allowed_sets = models.ManyToManyField(CardSet, blank=True, related_name="+")
     allowed_marks = models.CharField(

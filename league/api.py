@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
@@ -161,14 +161,17 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     def decks(self, request, pk=None):
         """GET: every version of the decklist (the player, staff, or anyone once the
         organiser published the lists). POST: submit a new version; the verdict comes back."""
-        registration = get_object_or_404(self.get_queryset(), pk=pk)
         if request.method == "POST":
             data = DecklistInputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
+            if not str(pk).isdigit():
+                raise NotFound()
+            # The service loads (and locks) the registration itself: one query fewer.
             submission = services.submit_deck(
-                registration=registration, text=data.validated_data["decklist_text"], by_user=request.user
+                registration=int(pk), text=data.validated_data["decklist_text"], by_user=request.user
             )
             return Response(DeckSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+        registration = get_object_or_404(self.get_queryset(), pk=pk)
         if not permissions.can_view_decklist(request.user, registration):
             raise PermissionDenied("Decklists are private until the organiser publishes them.")
         rows = registration.deck_submissions.select_related("submitted_by").order_by("-version")

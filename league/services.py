@@ -8,9 +8,10 @@ the management commands all call these; none of them writes league rows by itsel
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import partial
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from decks.services import check_decklist
@@ -158,20 +159,30 @@ def deck_locked(event: Event, now=None) -> bool:
 
 
 @transaction.atomic
-def submit_deck(*, registration: Registration, text: str, by_user) -> DeckSubmission:
+def submit_deck(*, registration: Registration | int, text: str, by_user) -> DeckSubmission:
     """Check `text` against the event's format and store it as the registration's next
     version (older versions are kept). After the deck deadline only staff may submit, and
     the version is marked as a change after the lock. Queues the deck-verdict notification.
-    Raises `not-allowed`, `deck-locked`, `empty-decklist`.
+    Raises `not-found`, `not-allowed`, `deck-locked`, `empty-decklist`.
     """
-    registration = Registration.objects.select_for_update().select_related(
-        "event__format", "event__season__league", "player"
-    ).get(pk=registration.pk)
+    pk = registration.pk if isinstance(registration, Registration) else registration
+    last_version = DeckSubmission.objects.filter(registration=OuterRef("pk")).order_by("-version")
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("event__format", "event__season__league", "player")
+        .annotate(last_version=Subquery(last_version.values("version")[:1]))
+        .filter(pk=pk)
+        .first()
+    )
+    if registration is None:
+        raise DomainError("not-found", "No such registration.", status=404)
     event = registration.event
-    is_staff = permissions.is_event_staff(by_user, event)
-    if not (is_staff or permissions.owns_registration(by_user, registration)):
-        raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
+    owner = permissions.owns_registration(by_user, registration)
     locked = deck_locked(event)
+    # Staff rights cost a query: ask only when they matter.
+    is_staff = (locked or not owner) and permissions.is_event_staff(by_user, event)
+    if not (owner or is_staff):
+        raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
     if locked and not is_staff:
         raise DomainError(
             "deck-locked",
@@ -181,10 +192,9 @@ def submit_deck(*, registration: Registration, text: str, by_user) -> DeckSubmis
     if not text.strip():
         raise DomainError("empty-decklist", "Paste your decklist: the text is empty.")
     verdict = check_decklist(text=text, fmt=event.format)
-    last = registration.deck_submissions.aggregate(v=Max("version"))["v"] or 0
     submission = DeckSubmission.objects.create(
         registration=registration,
-        version=last + 1,
+        version=(registration.last_version or 0) + 1,
         text=text,
         legal=verdict.legal,
         verdict=verdict.to_dict(),
@@ -192,9 +202,9 @@ def submit_deck(*, registration: Registration, text: str, by_user) -> DeckSubmis
         submitted_by=by_user if by_user and by_user.is_authenticated else None,
         after_deadline=locked,
     )
-    from .notify import deck_verdict_notification
+    from .tasks import notify_deck_verdict
 
-    deck_verdict_notification(submission)
+    transaction.on_commit(partial(notify_deck_verdict.delay, submission.pk))
     return submission
 
 

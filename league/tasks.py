@@ -36,3 +36,15 @@ def send_event_starting_notices() -> int:
     from . import services
 
     return services.send_event_starting_notices()
+
+
+@shared_task(name="league.notify_deck_verdict")
+def notify_deck_verdict(submission_id: int) -> int:
+    """Tell the player their deck's verdict (keyed by submission: sending twice is harmless)."""
+    from .models import DeckSubmission
+    from .notify import deck_verdict_notification
+
+    submission = DeckSubmission.objects.select_related("registration__event", "registration__player").filter(
+        pk=submission_id
+    ).first()
+    return deck_verdict_notification(submission) if submission else 0

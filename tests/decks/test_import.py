@@ -23,10 +23,10 @@ def run_import(path) -> str:
 def test_sample_data_imports_and_a_second_run_changes_nothing():
     first = run_import(SAMPLE_DATA)
     assert "21 cards (21 added, 0 changed, 0 unchanged)" in first
-    version = CardDataVersion.objects.get().version
+    stamp = CardDataVersion.objects.get().stamp
     second = run_import(SAMPLE_DATA)
     assert "21 cards (0 added, 0 changed, 21 unchanged)" in second
-    assert CardDataVersion.objects.get().version == version
+    assert CardDataVersion.objects.get().stamp == stamp
     pikachu = Card.objects.get(id="demo1-1")
     assert pikachu.is_basic_pokemon and pikachu.set_code == "DM1" and "standard" in pikachu.legal
     assert Card.objects.get(id="demo2-1").is_basic_energy
