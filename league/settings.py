@@ -141,7 +141,7 @@ NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_BASE_
 # No broker: run tasks in the caller's process, so the quick start needs nothing else (the
 # in-memory transport only keeps Celery from looking for a broker on localhost).
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_ACKS_LATE = True

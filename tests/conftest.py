@@ -88,7 +88,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
 
     from league.celery import app
 
-    if app.conf.broker_url in (None, "", "memory://"):
+    if not os.environ.get("CELERY_BROKER_URL"):
         pytest.fail("CELERY_BROKER_URL is not set: run the suite with `make test`.")
     with django_db_blocker.unblock():
         database_name = connection.settings_dict["NAME"]
