@@ -58,3 +58,30 @@ def test_rabbitmq_works_as_the_broker_too():
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_publishing_pairings_mails_every_player_once_through_the_worker(make_event, staff, celery_worker_process):
+    """Publishing a round: one e-mail and one inbox entry per player, delivered by the real
+    worker; sending again (the notification and the task) delivers nothing more."""
+    from notifications.models import EmailStatus, Notification
+    from notifications.tasks import send_emails
+    from tests.notifications.test_worker import messages_to
+
+    event, regs = make_event(players=7)
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    services.publish_round(round_=round_, by_user=staff)
+    users = [reg.player.user for reg in regs]
+    notes = Notification.objects.filter(kind="pairings_published", recipient__in=users)
+    assert notes.count() == 7 and all(u.notifications.count() == 1 for u in users)
+    assert wait_for(lambda: not notes.exclude(email_status=EmailStatus.SENT).exists())
+    mail_dir = celery_worker_process.mail_dir
+    assert [messages_to(mail_dir, u.email) for u in users] == [1] * 7
+    bye = round_.matches.get(player_b__isnull=True).player_a.player.user
+    assert "bye" in notes.get(recipient=bye).body
+
+    from matches import notify
+
+    assert notify.pairings_published(round_) == 0  # the same round published again
+    result = send_emails.delay(list(notes.values_list("pk", flat=True))).get(timeout=30)
+    assert result["sent"] == []
+    assert [messages_to(mail_dir, u.email) for u in users] == [1] * 7
