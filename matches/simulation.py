@@ -58,6 +58,20 @@ def organiser(username: str = "organiser"):
     return user
 
 
+FIRST_NAMES = ("Alex", "Sam", "Jordan", "Taylor", "Riley", "Casey", "Morgan", "Jamie", "Avery",
+               "Quinn", "Rowan", "Emery", "Hayden", "Kai", "Nico", "Sasha", "Robin", "Ellis",
+               "Noa", "Luca", "Mika", "Aiden", "Zoe", "Iris", "Theo", "Maya", "Felix", "Lena")  # fmt: skip
+SURNAME_INITIALS = "ABCDEFGHJKLMNOPRSTVW"
+
+
+def player_name(i: int) -> str:
+    """A readable, unique name for the i-th generated player: `Alex B.`, then `Alex B. 2`…"""
+    first = FIRST_NAMES[i % len(FIRST_NAMES)]
+    initial = SURNAME_INITIALS[(i // len(FIRST_NAMES)) % len(SURNAME_INITIALS)]
+    cycle = i // (len(FIRST_NAMES) * len(SURNAME_INITIALS))
+    return f"{first} {initial}." + (f" {cycle + 1}" if cycle else "")
+
+
 def create_players(count: int, *, prefix: str, rng: random.Random, with_users: bool = True,
                    emails: bool = True) -> list[Player]:  # fmt: skip
     """Players (and site accounts without passwords) in bulk; ages spread over divisions.
@@ -74,7 +88,7 @@ def create_players(count: int, *, prefix: str, rng: random.Random, with_users: b
     return Player.objects.bulk_create(
         [
             Player(
-                name=f"Player {prefix[-6:]}-{i:05d}",
+                name=player_name(i),
                 player_id=f"{prefix}-{i:05d}"[-20:],
                 birth_date=date(today.year - rng.choice([9, 13, 16, 22, 30, 41]), 6, 1),
                 email=f"{prefix}-{i:05d}@example.test",
