@@ -38,6 +38,13 @@ def check_broker(url: str) -> str | None:
         return f"Broker at {url} cannot be reached ({exc.__class__.__name__}). Start it: {START[kind]}"
 
 
+def check_chromium() -> str | None:
+    path = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if os.access(path, os.X_OK):
+        return None
+    return f"Chromium is missing at {path} (browser tests). Install it: apt-get install chromium"
+
+
 def main() -> int:
     problems = [
         p
@@ -45,6 +52,7 @@ def main() -> int:
             check_database(os.environ["DATABASE_URL"]),
             check_broker(os.environ["CELERY_BROKER_URL"]),
             *(check_broker(url) for url in os.environ.get("EXTRA_BROKER_URLS", "").split() if url),
+            check_chromium(),
         )
         if p
     ]
