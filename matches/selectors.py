@@ -14,27 +14,31 @@ def swiss_matches(event: Event, *, through_round: int | None = None) -> QuerySet
     qs = Match.objects.filter(round__event=event, round__stage=Round.Stage.SWISS)
     if through_round is not None:
         qs = qs.filter(round__number__lte=through_round)
-    return qs.select_related("round").order_by("round__number", "table")
+    return qs.order_by("round__number", "table")
 
 
 def match_records(event: Event, *, through_round: int | None = None) -> list[MatchRecord]:
     """The Swiss results as the standings engine reads them, with a late entrant's forced
     losses for the rounds they missed. A double loss is a loss for each player."""
     records: list[MatchRecord] = []
-    last_round = 0
-    for m in swiss_matches(event, through_round=through_round).filter(status=Match.Status.FINAL):
-        last_round = max(last_round, m.round.number)
-        a, b = str(m.player_a_id), (str(m.player_b_id) if m.player_b_id else None)
-        if m.result == Match.Result.DOUBLE_LOSS:
+    rows = (
+        swiss_matches(event, through_round=through_round)
+        .filter(status=Match.Status.FINAL)
+        .values_list("round__number", "player_a_id", "player_b_id", "result")
+    )
+    for number, a_id, b_id, result in rows:
+        a, b = str(a_id), (str(b_id) if b_id else None)
+        if result == Match.Result.DOUBLE_LOSS:
             # Each player takes a match loss; the engine's form for that is a forced loss.
-            records.append(MatchRecord(round=m.round.number, a=a, b=None, result="b"))
-            records.append(MatchRecord(round=m.round.number, a=b, b=None, result="b"))
+            records.append(MatchRecord(round=number, a=a, b=None, result="b"))
+            records.append(MatchRecord(round=number, a=b, b=None, result="b"))
             continue
-        records.append(MatchRecord(round=m.round.number, a=a, b=b, result=m.result))
-    for reg in Registration.objects.filter(event=event, late_entry_round__gt=1):
-        for missed in range(1, reg.late_entry_round):
+        records.append(MatchRecord(round=number, a=a, b=b, result=result))
+    late = Registration.objects.filter(event=event, late_entry_round__gt=1).values_list("pk", "late_entry_round")
+    for reg, first_round in late:
+        for missed in range(1, first_round):
             if through_round is None or missed <= through_round:
-                records.append(MatchRecord(round=missed, a=str(reg.pk), b=None, result="b"))
+                records.append(MatchRecord(round=missed, a=str(reg), b=None, result="b"))
     return records
 
 

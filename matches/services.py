@@ -87,19 +87,21 @@ def _pairing_players(event: Event, division: str | None) -> list[swiss.PairingPl
     opponents: dict[int, list[str]] = defaultdict(list)
     had_bye: set[int] = set()
     score = {"win": PLAY_POKEMON.win_points, "tie": PLAY_POKEMON.tie_points, "loss": PLAY_POKEMON.loss_points}
-    for m in Match.objects.filter(round__event=event, round__stage=Round.Stage.SWISS, status=Match.Status.FINAL):
-        if m.player_b_id is None:
-            had_bye.add(m.player_a_id)
-            points[m.player_a_id] += score["win"]
+    results = Match.objects.filter(
+        round__event=event, round__stage=Round.Stage.SWISS, status=Match.Status.FINAL
+    ).values_list("player_a_id", "player_b_id", "result")
+    for a, b, result in results:
+        if b is None:
+            had_bye.add(a)
+            points[a] += score["win"]
             continue
-        opponents[m.player_a_id].append(str(m.player_b_id))
-        opponents[m.player_b_id].append(str(m.player_a_id))
-        if m.result == Match.Result.TIE:
-            points[m.player_a_id] += score["tie"]
-            points[m.player_b_id] += score["tie"]
-        elif m.result in (Match.Result.A, Match.Result.B):
-            winner = m.player_a_id if m.result == Match.Result.A else m.player_b_id
-            points[winner] += score["win"]
+        opponents[a].append(str(b))
+        opponents[b].append(str(a))
+        if result == Match.Result.TIE:
+            points[a] += score["tie"]
+            points[b] += score["tie"]
+        elif result in (Match.Result.A, Match.Result.B):
+            points[a if result == Match.Result.A else b] += score["win"]
     players = []
     for reg in regs:
         active = reg.status in ACTIVE and (
