@@ -64,20 +64,19 @@ The module is plain Python; ``python -m rules.standings`` reads a JSON request o
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 import sys
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import compress, repeat
 from math import lcm
 from operator import add, eq, mul, neg
 from typing import Any
 
+from rules._gc import gc_paused
 from rules.errors import RulesError
 from rules.scoring import PLAY_POKEMON, RuleSet
 
@@ -149,22 +148,8 @@ def compute_standings(
     computation = _Standings(
         players, matches, dropped or {}, late or {}, seed, rules, through_round
     )
-    with _gc_paused():
+    with gc_paused():
         return computation.run()
-
-
-@contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector: the computation allocates many small containers
-    and creates no reference cycles, and a full collection over a big event's objects costs
-    more than the whole computation."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _Standings:

@@ -54,16 +54,15 @@ field that is neither certified nor exactly solved keeps the best pairing found,
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from rules._gc import gc_paused
 from rules.errors import RulesError
 
 __all__ = [
@@ -140,22 +139,8 @@ def pair_round_with_report(
     round_number: int, players: Sequence[PairingPlayer], seed: int | str
 ) -> tuple[PairingResult, PairingReport]:
     """`pair_round`, plus how the result was obtained and whether it is proved optimal."""
-    with _gc_paused():
+    with gc_paused():
         return _Pairing(round_number, players, seed).run()
-
-
-@contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector while pairing: thousands of small sets and lists
-    are allocated and no reference cycles are made, and full collections over a big event's
-    objects would cost more than the pairing."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def minimum_point_difference(players: Sequence[PairingPlayer]) -> int:
