@@ -1,6 +1,6 @@
 """The server-rendered pages (the site root and `home` are in `league.urls`)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from decks import views as deck_views
 from matches import views as match_views
@@ -58,4 +58,6 @@ urlpatterns = [
     path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
+    path("", include("league.account_urls")),
+    path("", include("matches.organiser_urls")),
 ]

@@ -1,0 +1,3 @@
+"""Pages of a player's own account: sign-up, profile, history."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Organiser pages beyond the dashboard: results grid, bracket, exports."""
+
+urlpatterns: list = []
