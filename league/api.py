@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
@@ -72,12 +72,14 @@ class PublishSerializer(serializers.Serializer):
 
 
 class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"\d+"
     queryset = League.objects.all()
     serializer_class = LeagueSerializer
     permission_classes = [AllowAny]
 
 
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"\d+"
     queryset = Season.objects.all()
     serializer_class = SeasonSerializer
     permission_classes = [AllowAny]
@@ -90,6 +92,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"\d+"
     queryset = Event.objects.select_related("format", "season__league")
     serializer_class = EventSerializer
     permission_classes = [AllowAny]
@@ -124,6 +127,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class RegistrationViewSet(viewsets.GenericViewSet):
+    lookup_value_regex = r"\d+"
     queryset = Registration.objects.select_related("event__season__league", "player")
     serializer_class = RegistrationSerializer
     permission_classes = [IsAuthenticated]
@@ -164,8 +168,6 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         if request.method == "POST":
             data = DecklistInputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            if not str(pk).isdigit():
-                raise NotFound()
             # The service loads (and locks) the registration itself: one query fewer.
             submission = services.submit_deck(
                 registration=int(pk), text=data.validated_data["decklist_text"], by_user=request.user

@@ -79,6 +79,7 @@ def _visible_rounds(request, event: Event):
 
 
 class RoundViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"\d+"
     serializer_class = RoundSerializer
     permission_classes = [AllowAny]
 
@@ -97,9 +98,9 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         return round_
 
     def list(self, request):
-        event_id = request.query_params.get("event")
-        if not event_id:
-            return Response({"detail": "Pass ?event=<id>."}, status=status.HTTP_400_BAD_REQUEST)
+        event_id = request.query_params.get("event", "")
+        if not event_id.isdigit():
+            return Response({"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST)
         event = get_object_or_404(Event, pk=event_id)
         rounds = _visible_rounds(request, event).prefetch_related(
             "matches__player_a__player", "matches__player_b__player", "matches__games"
@@ -139,6 +140,7 @@ def pair_next_round(request, event_id: int):
 
 
 class MatchViewSet(viewsets.GenericViewSet):
+    lookup_value_regex = r"\d+"
     serializer_class = MatchSerializer
     permission_classes = [AllowAny]
     queryset = Match.objects.select_related(
@@ -207,7 +209,9 @@ def event_standings(request, event_id: int):
     if not permissions.is_event_staff(request.user, event):
         qs = qs.filter(published=True)
     if round_number := request.query_params.get("round"):
-        qs = qs.filter(round_number=round_number)
+        if not round_number.isdigit():
+            return Response({"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST)
+        qs = qs.filter(round_number=int(round_number))
     snapshot = qs.order_by("-round_number", "-version").first()
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})

@@ -40,6 +40,17 @@ def _eager_tasks_unless_worker(request):
     app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    """Tests that log in with a password need it hashed; MD5 keeps that instant."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    yield
+
+
 @pytest.fixture(scope="session")
 def worker_queue(worker_id):
     return f"test-{worker_id}-{uuid.uuid4().hex[:8]}"

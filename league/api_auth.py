@@ -1,0 +1,11 @@
+"""Basic authentication that refuses credentials PostgreSQL cannot even compare (a NUL
+byte in a text value is an error there, not a mismatch)."""
+
+from rest_framework import authentication, exceptions
+
+
+class BasicAuthentication(authentication.BasicAuthentication):
+    def authenticate_credentials(self, userid, password, request=None):
+        if "\x00" in userid or "\x00" in password:
+            raise exceptions.AuthenticationFailed("Invalid username/password.")
+        return super().authenticate_credentials(userid, password, request)

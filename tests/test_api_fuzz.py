@@ -1,0 +1,66 @@
+"""Schemathesis against our own OpenAPI schema: no request it generates gets a 500.
+
+Requests go straight into the WSGI application (no server), as an anonymous user and as the
+organiser of a small event with a paired round, over Basic auth.
+"""
+
+import base64
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from league.wsgi import application
+from matches import services
+from tests.factories import EventFactory, LeagueFactory, RegistrationFactory, SeasonFactory, UserFactory, sample_cards
+
+PASSWORD = "fuzz-password"  # noqa: S105
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """Calls into the WSGI app end with Django closing "old" connections, which would close
+    the test's transaction; Django's own test client turns that off the same way."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
+def event_with_a_round(db, keep_the_test_connection):
+    sample_cards()
+    staff = UserFactory(username="fuzz-staff")
+    staff.set_password(PASSWORD)
+    staff.save()
+    event = EventFactory(season=SeasonFactory(league=LeagueFactory(organisers=[staff])))
+    for _ in range(4):
+        RegistrationFactory(event=event)
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    services.publish_round(round_=round_, by_user=staff)
+
+
+# Building the schema needs no database, so it can be read when the module is collected.
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+def _basic(username: str) -> dict:
+    token = base64.b64encode(f"{username}:{PASSWORD}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
+
+
+@schema.parametrize()
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+def test_anonymous_requests_never_get_a_server_error(case):
+    case.call_and_validate(checks=[not_a_server_error])
+
+
+@schema.parametrize()
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+def test_organiser_requests_never_get_a_server_error(case):
+    case.call_and_validate(headers=_basic("fuzz-staff"), checks=[not_a_server_error])
