@@ -13,9 +13,16 @@ from schemathesis.checks import not_a_server_error
 
 from league.wsgi import application
 from matches import services
-from tests.factories import EventFactory, LeagueFactory, RegistrationFactory, SeasonFactory, UserFactory, sample_cards
+from tests.factories import (
+    EventFactory,
+    LeagueFactory,
+    RegistrationFactory,
+    SeasonFactory,
+    UserFactory,
+    sample_cards,
+)
 
-PASSWORD = "fuzz-password"  # noqa: S105
+PASSWORD = "fuzz-password"
 
 
 @pytest.fixture(autouse=True)
