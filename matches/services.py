@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from datetime import timedelta
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Max
@@ -454,12 +455,18 @@ def _apply(match: Match, resolution: Resolution, canonical: dict, *, by_user, so
         match=match, changed_by=_user(by_user), source=source, before=before, after=canonical, note=note[:200]
     )
     if match.round.stage == Round.Stage.SWISS:
-        request_standings(event=match.round.event, round_number=match.round.number)
+        # Marked after commit, in a transaction of its own: a hundred tables reporting at
+        # once then hold the event's standings row for a moment each, not for their whole
+        # report.
+        transaction.on_commit(
+            partial(request_standings, event=match.round.event, round_number=match.round.number)
+        )
 
 
 # --- standings ----------------------------------------------------------------------
 
 
+@transaction.atomic
 def request_standings(*, event: Event, round_number: int, publish_round: int | None = None) -> None:
     """Ask for the standings from `round_number` on to be recomputed after this transaction
     commits. Many requests in a short time make one task run: the task is queued only when

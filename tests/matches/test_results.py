@@ -136,3 +136,23 @@ def test_no_report_before_pairings_are_published(make_event, staff):
         services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]})
     assert err.value.code == "round-not-public"
     assert round_.status == Round.Status.PAIRED
+
+
+def test_many_results_at_once_queue_one_standings_run(make_event, staff, monkeypatch, django_capture_on_commit_callbacks):
+    from matches import tasks
+    from matches.models import StandingsState
+
+    event, _ = make_event(players=16)
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    queued = []
+    monkeypatch.setattr(tasks.recompute_standings, "apply_async", lambda *a, **kw: queued.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        for m in round_.matches.all():
+            services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
+    assert len(queued) == 1 and queued[0]["countdown"] > 0
+    state = StandingsState.objects.get(event=event)
+    assert state.requested == 8 and state.queued and state.dirty_from_round == 1
+    services.recompute_standings(event_id=event.pk)
+    state.refresh_from_db()
+    assert not state.queued and state.computed == 8 and state.dirty_from_round is None
+    assert len(StandingsSnapshot.objects.get(event=event, round_number=1).rows) == 16
