@@ -1,3 +1,11 @@
 """Pages of a player's own account: sign-up, profile, history."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", views.profile, name="profile"),
+    path("me/", views.my_events, name="my-events"),
+]

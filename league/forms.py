@@ -1,6 +1,9 @@
 """Forms of the league pages: they check shape only; the services decide."""
 
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import RegexValidator
+from django.utils import timezone
 
 from decks.api import MAX_DECKLIST_CHARS
 
@@ -17,3 +20,58 @@ class DecklistForm(forms.Form):
 
 class PublishDecklistsForm(forms.Form):
     published = forms.BooleanField(required=False)
+
+
+class SignupForm(UserCreationForm):
+    """A new account: username, e-mail, password twice (Django's password rules)."""
+
+    email = forms.EmailField(
+        label="E-mail",
+        help_text="Deck verdicts, pairings and results are sent here. Other players never see it.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+PLAYER_ID = RegexValidator(
+    r"^[A-Za-z0-9-]+$", "Use the digits (and letters) of your ID only, without spaces."
+)
+
+
+class ProfileForm(forms.Form):
+    """The player profile: checks shape only; `league.services.save_profile` decides."""
+
+    name = forms.CharField(
+        label="Display name",
+        max_length=120,
+        help_text="Shown in pairings, standings and on the projector.",
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    player_id = forms.CharField(
+        label="Play! Pokémon player ID",
+        max_length=20,
+        validators=[PLAYER_ID],
+        help_text="The number on your Play! Pokémon membership: one per player.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    birth_date = forms.DateField(
+        label="Birth date",
+        help_text="Your age division (Junior, Senior, Masters) comes from the year.",
+        widget=forms.DateInput(attrs={"type": "date", "autocomplete": "bday"}, format="%Y-%m-%d"),
+    )
+    email = forms.EmailField(
+        label="E-mail",
+        required=False,
+        help_text="Notifications are sent here; leave it empty to read them in your inbox only.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    def clean_birth_date(self):
+        born = self.cleaned_data["birth_date"]
+        if born > timezone.localdate():
+            raise forms.ValidationError("A birth date cannot be in the future.")
+        if born.year < 1900:
+            raise forms.ValidationError("Check the year of your birth date.")
+        return born

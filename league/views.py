@@ -12,23 +12,36 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.apps import apps
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Max, OuterRef, Prefetch, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from decks.services import check_decklist
 from decks.views import verdict_context, verdict_dict
+from rules.divisions import division_for
 from rules.errors import DomainError
 
 from . import permissions, services
-from .forms import DecklistForm, PublishDecklistsForm
-from .models import DeckSubmission, Event, League, Registration, SeasonStanding
+from .forms import DecklistForm, ProfileForm, PublishDecklistsForm, SignupForm
+from .models import (
+    DeckSubmission,
+    Division,
+    Event,
+    League,
+    Registration,
+    Season,
+    SeasonStanding,
+)
 
 PUBLIC_STATUSES = (Event.Status.REGISTRATION, Event.Status.RUNNING, Event.Status.TOP_CUT)
 
@@ -123,9 +136,9 @@ def event_register(request, event_id: int):
     player = getattr(request.user, "player", None)
     if player is None:
         messages.error(
-            request, "Your account has no player profile: ask the organiser to link one."
+            request, "You have no player profile yet: add your Play! Pokémon ID and birth date first."
         )
-        return redirect("event-detail", event.pk)
+        return redirect(f"{reverse('profile')}?next={reverse('event-detail', args=[event.pk])}")
     try:
         registration = services.register(event=event, player=player, by_user=request.user)
     except DomainError as exc:
@@ -366,3 +379,273 @@ def event_deck_detail(request, event_id: int, registration_id: int):
             "locked": services.deck_locked(event),
         },
     )
+
+
+# --- the player's own account: sign-up, profile, history -------------------------------
+#
+# `matches` sits above `league`: its models are asked for by name (as in
+# `services.rounds_started`), never imported.
+
+UPCOMING = (Event.Status.REGISTRATION,)
+RUNNING = (Event.Status.RUNNING, Event.Status.TOP_CUT)
+
+
+def _safe_next(request) -> str:
+    """The `next` address (POSTed, or in the query string) when it is local, else ''."""
+    target = request.POST.get("next") or request.GET.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def _with_next(name: str, next_url: str) -> str:
+    url = reverse(name)
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+
+
+def signup(request):
+    """A new account, signed in at once and sent on to the profile step (keeping `next`,
+    e.g. the event page the newcomer came from)."""
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or "profile")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(
+            request, f"Welcome, {user.get_username()}! One more step: your player profile."
+        )
+        return redirect(_with_next("profile", next_url))
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _current_seasons(birth_date) -> list[dict]:
+    """The seasons running today, with their division cut-offs and, given a birth date,
+    the division it falls in."""
+    today = timezone.localdate()
+    seasons = (
+        Season.objects.filter(starts_on__lte=today, ends_on__gte=today)
+        .select_related("league")
+        .order_by("league__name", "starts_on")
+    )
+    return [
+        {
+            "season": season,
+            "division": Division(
+                division_for(
+                    birth_date.year,
+                    junior_from=season.junior_from_year,
+                    senior_from=season.senior_from_year,
+                )
+            ).label
+            if birth_date
+            else "",
+        }
+        for season in seasons
+    ]
+
+
+@login_required
+def profile(request):
+    """Create or edit the signed-in user's player profile (`services.save_profile`); shows
+    the age division it gives in each season running today."""
+    player = getattr(request.user, "player", None)
+    next_url = _safe_next(request)
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            try:
+                services.save_profile(user=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                if exc.code == "duplicate-player-id":
+                    form.add_error("player_id", "Another player already has this ID.")
+            else:
+                messages.success(
+                    request,
+                    "Your profile is saved."
+                    if player
+                    else "Your player profile is ready: you can register for events now.",
+                )
+                return redirect(next_url or "profile")
+    elif player is not None:
+        form = ProfileForm(
+            initial={"name": player.name, "player_id": player.player_id,
+                     "birth_date": player.birth_date, "email": player.email or request.user.email}
+        )  # fmt: skip
+    else:
+        form = ProfileForm(initial={"email": request.user.email})
+    return render(
+        request,
+        "league/profile.html",
+        {
+            "form": form,
+            "player": player,
+            "next": next_url,
+            "seasons": _current_seasons(player.birth_date if player else None),
+        },
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _outcome(match, side: str) -> tuple[str, str]:
+    """`(text, kind)` of a match seen from `side`; kind is win, loss, tie or '' (no result)."""
+    if match.player_b_id is None:
+        return "Bye (counts as a win)", "win"
+    if match.status != "final":
+        return {
+            "reported": "Reported, waiting for confirmation",
+            "disputed": "Disputed: the staff will decide",
+        }.get(match.status, "No result yet"), ""
+    mine, theirs = match.a_game_wins, match.b_game_wins
+    if side == "b":
+        mine, theirs = theirs, mine
+    if match.result == side:
+        return f"Won {mine}–{theirs}", "win"
+    if match.result in ("a", "b"):
+        return f"Lost {mine}–{theirs}", "loss"
+    if match.result == "tie":
+        return ("Intentional draw" if match.intentional_draw else f"Tie {mine}–{theirs}"), "tie"
+    return "Double loss", "loss"
+
+
+def match_card(match, registration_id: int, *, now=None) -> dict:
+    """What the "your match" card shows: round, table, opponent, the round clock (seconds
+    left while it runs), the result so far and whether the player can still report."""
+    side = match.side_of(registration_id)
+    opponent = match.player_b if side == "a" else match.player_a
+    round_ = match.round
+    remaining = None
+    if round_.status == "running" and round_.ends_at:
+        remaining = max(0, int((round_.ends_at - (now or timezone.now())).total_seconds()))
+    result, kind = _outcome(match, side)
+    clock = f"{remaining // 60}:{remaining % 60:02d}" if remaining is not None else ""
+    return {
+        "match": match,
+        "round": round_,
+        "bye": match.player_b_id is None,
+        "opponent": opponent.player if opponent is not None else None,
+        "remaining": remaining,
+        "remaining_text": clock,
+        "result": result,
+        "kind": kind,
+        "can_report": match.player_b_id is not None and match.status != "final",
+    }
+
+
+def my_match_card(user, event: Event) -> dict | None:
+    """The card of `user`'s match in the event's latest published round (one query), or
+    None: not signed in, nothing published yet, or not paired in that round."""
+    if not user.is_authenticated:
+        return None
+    Round = apps.get_model("matches", "Round")
+    Match = apps.get_model("matches", "Match")
+    latest = (
+        Round.objects.filter(event=event)
+        .exclude(status=Round.Status.PAIRED)
+        .order_by("-number")
+        .values("number")[:1]
+    )
+    match = (
+        Match.objects.filter(round__event=event, round__number=Subquery(latest))
+        .filter(Q(player_a__player__user=user) | Q(player_b__player__user=user))
+        .select_related("round", "player_a__player", "player_b__player")
+        .first()
+    )
+    if match is None:
+        return None
+    match.round.event = event
+    mine = match.player_a if match.player_a.player.user_id == user.pk else match.player_b
+    return match_card(match, mine.pk)
+
+
+def _history(registrations: list[Registration]) -> tuple[dict, dict]:
+    """Match records of `registrations` in published rounds, and the current match card of
+    those in running events: `({registration id: [line]}, {registration id: card})`. Two
+    queries."""
+    if not registrations:
+        return {}, {}
+    Round = apps.get_model("matches", "Round")
+    Match = apps.get_model("matches", "Match")
+    ids = {r.pk for r in registrations}
+    matches = (
+        Match.objects.filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids))
+        .exclude(round__status=Round.Status.PAIRED)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number", "pk")
+    )
+    running = [r.event_id for r in registrations if r.event.status in RUNNING]
+    latest = {}
+    if running:
+        latest = dict(
+            Round.objects.filter(event_id__in=running)
+            .exclude(status=Round.Status.PAIRED)
+            .order_by()
+            .values("event_id")
+            .annotate(n=Max("number"))
+            .values_list("event_id", "n")
+        )
+    lines, cards = defaultdict(list), {}
+    for match in matches:
+        mine = match.player_a_id if match.player_a_id in ids else match.player_b_id
+        side = match.side_of(mine)
+        opponent = match.player_b if side == "a" else match.player_a
+        result, kind = _outcome(match, side)
+        lines[mine].append(
+            {"match": match, "round": match.round, "result": result, "kind": kind,
+             "opponent": opponent.player if opponent is not None else None}
+        )  # fmt: skip
+        if latest.get(match.round.event_id) == match.round.number:
+            cards[mine] = match_card(match, mine)
+    return lines, cards
+
+
+@login_required
+def my_events(request):
+    """The signed-in player's events: upcoming, running (with the current match) and past
+    (final place, match records), each with the verdict of the latest decklist. A fixed
+    number of queries however long the history."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        return render(request, "league/my_events.html", {"player": None})
+    latest = DeckSubmission.objects.filter(registration=OuterRef("pk")).order_by("-version")
+    registrations = list(
+        Registration.objects.filter(player=player)
+        .exclude(event__status=Event.Status.DRAFT)
+        .select_related("event__season__league", "event__format", "placement")
+        .annotate(
+            deck_version=Subquery(latest.values("version")[:1]),
+            deck_legal=Subquery(latest.values("legal")[:1]),
+            deck_cards=Subquery(latest.values("card_count")[:1]),
+        )
+        .order_by("event__starts_at", "event_id")
+    )
+    lines, cards = _history([r for r in registrations if r.event.status not in UPCOMING])
+    groups = {"upcoming": [], "running": [], "past": []}
+    for registration in registrations:
+        status = registration.event.status
+        placement = getattr(registration, "placement", None)
+        matches = lines.get(registration.pk, [])
+        kinds = [line["kind"] for line in matches]
+        card = cards.get(registration.pk)
+        row = {
+            "registration": registration,
+            "event": registration.event,
+            "placement": placement,
+            "place": _ordinal(placement.place) if placement else "",
+            # The current match is on its card, not again in the table.
+            "matches": [m for m in matches if not card or m["match"] is not card["match"]],
+            "record": f"{kinds.count('win')}–{kinds.count('loss')}–{kinds.count('tie')}",
+            "card": card,
+        }
+        key = "upcoming" if status in UPCOMING else "running" if status in RUNNING else "past"
+        groups[key].append(row)
+    groups["past"].reverse()  # the latest first
+    return render(request, "league/my_events.html", {"player": player, **groups})
