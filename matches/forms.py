@@ -139,3 +139,86 @@ class StaffResultForm(GamesForm):
             initial[f"game_{i}"] = game.outcome
             initial[f"reason_{i}"] = game.reason
         return initial
+
+
+class GridResultForm(forms.Form):
+    """Staff's compact entry on the results grid: one quick outcome, or the games of a best
+    of 1 or 3 in one select each (a penalty game loss is a game the other player won, with
+    `reason: "penalty"`). Sudden death and longer chains are entered on the match page."""
+
+    QUICK = [
+        ("a", "A wins"),
+        ("b", "B wins"),
+        ("tie", "Tie at time"),
+        ("id", "Intentional draw"),
+        ("double_loss", "Double game loss"),
+    ]
+    GAME_CHOICES = [
+        ("", "—"),
+        ("a", "A won"),
+        ("b", "B won"),
+        ("penalty_a", "A: game loss (penalty)"),
+        ("penalty_b", "B: game loss (penalty)"),
+        ("tie", "Unfinished at time"),
+        ("double_loss", "Double game loss"),
+    ]
+    #: A select's value as a game of the payload.
+    GAMES = {
+        "a": {"outcome": "a", "reason": "played"},
+        "b": {"outcome": "b", "reason": "played"},
+        "penalty_a": {"outcome": "b", "reason": "penalty"},
+        "penalty_b": {"outcome": "a", "reason": "penalty"},
+        "tie": {"outcome": "tie", "reason": "played"},
+        "double_loss": {"outcome": "double_loss", "reason": "penalty"},
+    }
+
+    quick = forms.ChoiceField(choices=QUICK, required=False)
+    at_time = forms.BooleanField(required=False, label="at time")
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Note",
+        widget=forms.TextInput(attrs={"placeholder": "Note (kept in the history)"}),
+    )
+
+    def __init__(self, *args, best_of: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.best_of = best_of
+        for i in range(1, best_of + 1):
+            self.fields[f"game_{i}"] = forms.ChoiceField(
+                choices=self.GAME_CHOICES, required=False, label=f"Game {i}"
+            )
+
+    def game_fields(self):
+        return [self[f"game_{i}"] for i in range(1, self.best_of + 1)]
+
+    def clean(self):
+        data = super().clean()
+        games = [data.get(f"game_{i}") for i in range(1, self.best_of + 1)]
+        if not data.get("quick") and not any(games):
+            raise forms.ValidationError("Pick an outcome, or enter the games.")
+        return data
+
+    def payload(self) -> dict:
+        """The payload for `matches.services.set_result`. A quick win is 1–0 or 2–0, a
+        double game loss ends a best of 3 with three of them."""
+        quick = self.cleaned_data.get("quick")
+        wins_needed = self.best_of // 2 + 1
+        if quick in ("a", "b"):
+            games = [{"outcome": quick, "reason": "played"}] * wins_needed
+            return {"games": games, "at_time": False, "intentional_draw": False}
+        if quick == "tie":
+            games = [{"outcome": "tie", "reason": "played"}]
+            return {"games": games, "at_time": True, "intentional_draw": False}
+        if quick == "id":
+            return {"games": [], "at_time": False, "intentional_draw": True}
+        if quick == "double_loss":
+            games = [dict(self.GAMES["double_loss"])] * self.best_of
+            return {"games": games, "at_time": False, "intentional_draw": False}
+        games = [
+            dict(self.GAMES[value])
+            for i in range(1, self.best_of + 1)
+            if (value := self.cleaned_data.get(f"game_{i}"))
+        ]
+        at_time = self.cleaned_data["at_time"] or any(g["outcome"] == "tie" for g in games)
+        return {"games": games, "at_time": at_time, "intentional_draw": False}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Case, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value, When
 
-from league.models import Event, Registration
+from league.models import DeckSubmission, Division, Event, Registration
 from rules.standings import MatchRecord
 
-from .models import Game, Match, Round, StandingsSnapshot
+from .models import Game, Match, ResultReport, Round, StandingsSnapshot
 
 
 def swiss_matches(event: Event, *, through_round: int | None = None) -> QuerySet[Match]:
@@ -34,7 +34,9 @@ def match_records(event: Event, *, through_round: int | None = None) -> list[Mat
             records.append(MatchRecord(round=number, a=b, b=None, result="b"))
             continue
         records.append(MatchRecord(round=number, a=a, b=b, result=result))
-    late = Registration.objects.filter(event=event, late_entry_round__gt=1).values_list("pk", "late_entry_round")
+    late = Registration.objects.filter(event=event, late_entry_round__gt=1).values_list(
+        "pk", "late_entry_round"
+    )
     for reg, first_round in late:
         for missed in range(1, first_round):
             if through_round is None or missed <= through_round:
@@ -48,9 +50,9 @@ def round_with_matches(round_: Round) -> Round:
         .prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.select_related("player_a__player", "player_b__player").order_by(
-                    "division", "table"
-                ),
+                queryset=Match.objects.select_related(
+                    "player_a__player", "player_b__player"
+                ).order_by("division", "table"),
             )
         )
         .get(pk=round_.pk)
@@ -70,3 +72,77 @@ def latest_standings(event: Event, round_number: int | None = None) -> Standings
 
 def current_round(event: Event) -> Round | None:
     return Round.objects.filter(event=event).order_by("-number").first()
+
+
+#: The results grid's order: what needs staff first.
+RESULTS_ORDER = (
+    Match.Status.DISPUTED,
+    Match.Status.PENDING,
+    Match.Status.REPORTED,
+    Match.Status.FINAL,
+)
+
+
+def round_results(round_: Round) -> list[Match]:
+    """A round's matches for the results grid: disputed, then missing, then reported (one
+    side in), then final; by division and table within each. Each match carries its
+    players and `open_reports` (the reports not superseded, side A first)."""
+    order = Case(
+        *(When(status=status, then=Value(i)) for i, status in enumerate(RESULTS_ORDER)),
+        default=Value(len(RESULTS_ORDER)),
+        output_field=IntegerField(),
+    )
+    reports = ResultReport.objects.filter(superseded=False).order_by("side", "id")
+    return list(
+        round_.matches.select_related("player_a__player", "player_b__player")
+        .prefetch_related(Prefetch("reports", queryset=reports, to_attr="open_reports"))
+        .annotate(status_order=order)
+        .order_by("status_order", "division", "table")
+    )
+
+
+def top_cut_rounds(event: Event, *, public_only: bool) -> list[Round]:
+    """The top-cut rounds in order, each with its matches and players (`public_only`: the
+    published ones)."""
+    rounds = Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT)
+    if public_only:
+        rounds = rounds.exclude(status=Round.Status.PAIRED)
+    matches = Match.objects.select_related("player_a__player", "player_b__player").order_by(
+        "division", "table"
+    )
+    return list(rounds.prefetch_related(Prefetch("matches", queryset=matches)).order_by("number"))
+
+
+def final_swiss_standings(event: Event) -> StandingsSnapshot | None:
+    """The latest version of the standings after the last Swiss round, if computed."""
+    last = (
+        Round.objects.filter(event=event, stage=Round.Stage.SWISS)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return None if last is None else latest_standings(event, last)
+
+
+def latest_deck_submissions(event: Event) -> list[DeckSubmission]:
+    """Each playing registration's latest decklist (waiting list and withdrawn left out),
+    with its registration and player, by division then name."""
+    latest = (
+        DeckSubmission.objects.filter(registration=OuterRef("registration"))
+        .order_by("-version")
+        .values("pk")[:1]
+    )
+    division_order = Case(
+        *(When(registration__division=d, then=Value(i)) for i, d in enumerate(Division.values)),
+        default=Value(len(Division.values)),
+        output_field=IntegerField(),
+    )
+    return list(
+        DeckSubmission.objects.filter(registration__event=event, pk=Subquery(latest))
+        .exclude(
+            registration__status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED)
+        )
+        .select_related("registration__player")
+        .annotate(division_order=division_order)
+        .order_by("division_order", "registration__player__name", "registration_id")
+    )

@@ -1,5 +1,7 @@
-"""Pages for running an event: the event page, the staff dashboard, pairings, the projector,
-standings and matches with their result forms.
+"""Pages for running an event: the event page, the staff dashboard, pairings (by table or
+by name), the projector, standings and matches with their result forms; for organisers the
+results grid of a round, the top-cut bracket and the exports (standings CSV, event JSON,
+printable decklists).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look with `league.permissions`,
@@ -9,26 +11,37 @@ yet are staff-only: everyone else gets a 404, as in the API.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import csv
+from collections import Counter, defaultdict
 from itertools import groupby
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
-from django.http import Http404, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import dateformat, timezone
 from django.views.decorators.http import require_POST
 
+from decks.printing import DeckSheet, decklists_pdf, sheet_lines
+from decks.services import card_index
 from league import services as league_services
-from league.models import Division, Event, Registration
+from league.models import DeckSubmission, Division, Event, Registration
 from league.views import back, get_event, is_staff, own_registration, require_staff, require_visible
 from rules.errors import DomainError
 from rules.scoring import PLAY_POKEMON
 
 from . import selectors, services
-from .forms import MAX_SUDDEN_DEATH, PlayerGamesForm, QuickReportForm, StaffResultForm
+from .export import export_event
+from .forms import (
+    MAX_SUDDEN_DEATH,
+    GridResultForm,
+    PlayerGamesForm,
+    QuickReportForm,
+    StaffResultForm,
+)
 from .models import Game, Match, ResultChange, Round, StandingsSnapshot
 
 DIVISION_NAMES = dict(Division.choices)
@@ -130,15 +143,6 @@ def event_detail(request, event_id: int):
         .values_list("status")
         .annotate(n=Count("id"))
     )
-    my_match = None
-    public_rounds = [r for r in rounds if r.is_public]
-    if registration and public_rounds:
-        my_match = (
-            Match.objects.filter(round=public_rounds[-1])
-            .filter(Q(player_a=registration) | Q(player_b=registration))
-            .select_related("round", "player_a__player", "player_b__player")
-            .first()
-        )
     published_lists = []
     if event.decklists_published:
         published_lists = list(
@@ -153,7 +157,7 @@ def event_detail(request, event_id: int):
     swiss_rounds, top_cut = services.event_structure(event)
     return render(
         request,
-        "league/event_detail.html",
+        "matches/event_detail.html",
         {
             "event": event,
             "staff": staff,
@@ -167,7 +171,6 @@ def event_detail(request, event_id: int):
             "can_drop": registration is not None
             and (registration.is_active or registration.status == Registration.Status.WAITLISTED),
             "rounds": rounds,
-            "my_match": my_match,
             "active_count": counts.get(Registration.Status.REGISTERED, 0)
             + counts.get(Registration.Status.CHECKED_IN, 0),
             "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
@@ -175,6 +178,8 @@ def event_detail(request, event_id: int):
             "published_lists": published_lists,
             "swiss_rounds": swiss_rounds,
             "top_cut": top_cut,
+            "has_bracket": any(r.stage == Round.Stage.TOP_CUT and r.is_public for r in rounds)
+            or (staff and any(r.stage == Round.Stage.TOP_CUT for r in rounds)),
         },
     )
 
@@ -233,6 +238,8 @@ def event_dashboard(request, event_id: int):
             and event.status != Event.Status.FINISHED,
             "swiss_rounds": swiss_rounds,
             "top_cut": top_cut,
+            "has_top_cut": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
+            "has_standings": StandingsSnapshot.objects.filter(event=event).exists(),
         },
     )
 
@@ -342,7 +349,9 @@ def _division_groups(event: Event, items, key) -> list[dict]:
 
 
 def round_pairings(request, event_id: int, number: int):
-    """Table, player A (points), player B (points), result."""
+    """By table (the default): table, player A (points), player B (points), result. By name
+    (`?by=name`): every player alphabetically with table, opponent and result, as players
+    look for themselves on the wall."""
     event = get_event(event_id)
     round_ = _round(request, event, number)
     matches = _round_matches(round_)
@@ -358,17 +367,45 @@ def round_pairings(request, event_id: int, number: int):
         }
         for m in matches
     ]
+    by_name = request.GET.get("by") == "name"
+    if by_name:
+        rows = _pairings_by_name(rows, mine.pk if mine else None)
     return render(
         request,
         "matches/round_pairings.html",
         {
             "event": event,
             "round": round_,
+            "by_name": by_name,
             "groups": _division_groups(event, rows, key=lambda r: r["match"].division),
             "staff": is_staff(request, event),
             "rounds": _round_numbers(request, event),
         },
     )
+
+
+def _pairings_by_name(rows: list[dict], mine: int | None) -> list[dict]:
+    """One entry per player (name, points, table, opponent, result), alphabetical."""
+    entries = []
+    for row in rows:
+        m = row["match"]
+        sides = [(m.player_a, row["a_points"], m.player_b, row["b_points"])]
+        if m.player_b_id:
+            sides.append((m.player_b, row["b_points"], m.player_a, row["a_points"]))
+        for player, player_points, opponent, opponent_points in sides:
+            entries.append(
+                {
+                    "match": m,
+                    "name": player.player.name,
+                    "points": player_points,
+                    "opponent": opponent.player.name if opponent else None,
+                    "opponent_points": opponent_points,
+                    "result": row["result"],
+                    "mine": player.pk == mine,
+                }
+            )
+    entries.sort(key=lambda e: (e["name"].casefold(), e["match"].table))
+    return entries
 
 
 def _round_numbers(request, event: Event) -> list[int]:
@@ -409,15 +446,13 @@ def _percent(value) -> str:
     return f"{float(value or 0) * 100:.2f}%"
 
 
-def event_standings(request, event_id: int):
-    """The latest published standings (or `?round=N`); staff also see unpublished ones."""
-    event = get_event(event_id)
-    require_visible(request, event)
-    staff = is_staff(request, event)
+def _visible_snapshots(event: Event, staff: bool):
     snapshots = StandingsSnapshot.objects.filter(event=event)
-    if not staff:
-        snapshots = snapshots.filter(published=True)
-    available = sorted(set(snapshots.values_list("round_number", flat=True)))
+    return snapshots if staff else snapshots.filter(published=True)
+
+
+def _chosen_snapshot(request, snapshots) -> StandingsSnapshot | None:
+    """The latest of `snapshots`, or the latest of round `?round=N` (404 when it has none)."""
     wanted = request.GET.get("round", "")
     if wanted:
         if not wanted.isdigit():
@@ -426,6 +461,27 @@ def event_standings(request, event_id: int):
     snapshot = snapshots.order_by("-round_number", "-version").first()
     if wanted and snapshot is None:
         raise Http404("No standings for that round.")
+    return snapshot
+
+
+def _has_bracket(event: Event, staff: bool) -> bool:
+    """Whether the event's top cut is paired (and published, for everyone but staff)."""
+    if event.status not in (Event.Status.TOP_CUT, Event.Status.FINISHED):
+        return False
+    rounds = Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT)
+    if not staff:
+        rounds = rounds.exclude(status=Round.Status.PAIRED)
+    return rounds.exists()
+
+
+def event_standings(request, event_id: int):
+    """The latest published standings (or `?round=N`); staff also see unpublished ones."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    snapshots = _visible_snapshots(event, staff)
+    available = sorted(set(snapshots.values_list("round_number", flat=True)))
+    snapshot = _chosen_snapshot(request, snapshots)
     rows = []
     if snapshot is not None:
         for row in snapshot.rows:
@@ -441,6 +497,7 @@ def event_standings(request, event_id: int):
             "snapshot": snapshot,
             "available": available,
             "groups": _division_groups(event, rows, key=lambda r: r.get("division", "")),
+            "has_bracket": _has_bracket(event, staff),
         },
     )
 
@@ -654,3 +711,292 @@ def match_result(request, match_id: int):
         return _render_match(request, match, staff_form=form)
     messages.success(request, f"Result saved: {match_result_text(match)}.")
     return back(request, "match-detail", match.pk)
+
+
+# --- organiser pages: results grid, bracket, exports -------------------------------------
+
+
+#: The results grid's groups, in its order (`selectors.RESULTS_ORDER`), and their names.
+GRID_LABELS = {
+    Match.Status.DISPUTED: "disputed",
+    Match.Status.PENDING: "missing",
+    Match.Status.REPORTED: "reported, awaiting confirmation",
+    Match.Status.FINAL: "final",
+}
+
+
+@login_required
+def round_results(request, event_id: int, number: int):
+    """Staff: every match of a round, what needs them first (disputed, missing, reported,
+    final), with what each player reported and a compact result form per row."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    round_.event = event
+    rows, counts = [], Counter()
+    for m in selectors.round_results(round_):
+        counts[m.status] += 1
+        names = names_of(m)
+        reports = [
+            {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
+            for r in m.open_reports
+        ]
+        rows.append(
+            {"match": m, "names": names, "reports": reports, "result": match_result_text(m)}
+        )
+    top_cut = round_.stage == Round.Stage.TOP_CUT
+    return render(
+        request,
+        "matches/round_results.html",
+        {
+            "event": event,
+            "round": round_,
+            "rows": rows,
+            "counts": [(status, GRID_LABELS[status], counts[status]) for status in GRID_LABELS],
+            "open_count": sum(counts[s] for s in selectors.RESULTS_ORDER[:-1]),
+            "form": GridResultForm(best_of=event.best_of, auto_id=False),
+            "quick": [
+                (value, label)
+                for value, label in GridResultForm.QUICK
+                if not (top_cut and value in ("tie", "id"))
+            ],
+            "rounds": list(
+                Round.objects.filter(event=event)
+                .order_by("number")
+                .values_list("number", flat=True)
+            ),
+        },
+    )
+
+
+@login_required
+@require_POST
+def match_quick_result(request, match_id: int):
+    """Staff enter a result from the results grid: a quick outcome or the games."""
+    match = _load_match(request, match_id)
+    event = match.round.event
+    require_staff(request, event)
+    grid = reverse("round-results", args=[event.pk, match.round.number])
+    form = GridResultForm(request.POST, best_of=event.best_of)
+    where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")
+    if not form.is_valid():
+        error = next(iter(form.errors.values()))[0]
+        messages.error(request, f"{where}: {error}")
+        return redirect(grid)
+    try:
+        match = services.set_result(
+            match=match,
+            by_user=request.user,
+            payload=form.payload(),
+            note=form.cleaned_data["note"],
+        )
+    except DomainError as exc:
+        messages.error(request, f"{where}: {exc.message}")
+    else:
+        messages.success(request, f"{where}: {match_result_text(match)}.")
+    return redirect(grid)
+
+
+def event_bracket(request, event_id: int):
+    """The top cut as a bracket, one per division when divisions play separately: a column
+    per round, later rounds between their feeders. Public once the top cut's first round
+    is published; staff see it as soon as it is paired."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    rounds = selectors.top_cut_rounds(event, public_only=not staff)
+    if not rounds and not staff:
+        raise Http404("The top cut is not paired yet.")
+    return render(
+        request,
+        "matches/bracket.html",
+        {"event": event, "staff": staff, "brackets": _brackets(event, rounds) if rounds else []},
+    )
+
+
+def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
+    """Each division's bracket: columns (Top 8, Top 4, Final) of boxes in bracket order,
+    boxes of rounds not paired yet holding the winners known so far. Seeds are the
+    players' order in the final Swiss standings among those who made the cut."""
+    snapshot = selectors.final_swiss_standings(event)
+    rows = snapshot.rows if snapshot is not None else services.standings_rows(event)
+    swiss_order = {row["registration"]: i for i, row in enumerate(rows)}
+    division_rank = {d: i for i, d in enumerate(Division.values)}
+    first_round = list(rounds[0].matches.all())
+    divisions = sorted({m.division for m in first_round}, key=lambda d: division_rank.get(d, -1))
+    brackets = []
+    for division in divisions:
+        first = [m for m in first_round if m.division == division]
+        players = {p for m in first for p in (m.player_a_id, m.player_b_id) if p}
+        ranked = sorted(players, key=lambda reg: (swiss_order.get(reg, len(swiss_order)), reg))
+        seeds = {reg: seed for seed, reg in enumerate(ranked, start=1)}
+        size = 2 * len(first)
+        columns, previous = [], []
+        for i in range(max(1, size.bit_length() - 1)):
+            round_ = rounds[i] if i < len(rounds) else None
+            by_table = (
+                {m.table: m for m in round_.matches.all() if m.division == division}
+                if round_
+                else {}
+            )
+            boxes = []
+            for k in range(max(1, size >> (i + 1))):
+                m = by_table.get(k + 1)
+                boxes.append(
+                    _bracket_box(m, seeds) if m else _open_box(previous[2 * k : 2 * k + 2])
+                )
+            left = size >> i
+            columns.append(
+                {
+                    "title": "Final" if left <= 2 else f"Top {left}",
+                    "round": round_,
+                    "pairs": [boxes[j : j + 2] for j in range(0, len(boxes), 2)],
+                }
+            )
+            previous = boxes
+        brackets.append(
+            {
+                "name": DIVISION_NAMES.get(division, "")
+                if event.division_mode == Event.DivisionMode.SEPARATE
+                else "",
+                "columns": columns,
+                "champion": previous[0]["winner"] if len(previous) == 1 else None,
+            }
+        )
+    return brackets
+
+
+def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
+    final = match.status == Match.Status.FINAL
+    slots = []
+    for side, registration, games in (
+        ("a", match.player_a, match.a_game_wins),
+        ("b", match.player_b, match.b_game_wins),
+    ):
+        slots.append(
+            {
+                "name": registration.player.name if registration else "",
+                "seed": seeds.get(registration.pk) if registration else None,
+                "games": games if final else None,
+                "won": final and match.result == side,
+            }
+        )
+    status = "" if final else ("Disputed" if match.status == Match.Status.DISPUTED else "Playing")
+    return {
+        "match": match,
+        "slots": slots,
+        "winner": next((slot for slot in slots if slot["won"]), None),
+        "status": status,
+    }
+
+
+def _open_box(feeders: list[dict]) -> dict:
+    """A box of a round not paired yet: the winners of its feeders, once known."""
+    slots = []
+    for feeder in feeders or [{}, {}]:
+        winner = feeder.get("winner")
+        slots.append(
+            {
+                "name": winner["name"] if winner else "",
+                "seed": winner["seed"] if winner else None,
+                "games": None,
+                "won": False,
+            }
+        )
+    return {"match": None, "slots": slots, "winner": None, "status": ""}
+
+
+STANDINGS_CSV_COLUMNS = (
+    "rank", "player", "player id", "division", "record", "points", "OWP %", "OOWP %", "dropped",
+)  # fmt: skip
+
+
+def _csv_text(value: str) -> str:
+    """A text cell a spreadsheet will not read as a formula."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def event_standings_csv(request, event_id: int):
+    """The standings as CSV (`?round=N` for an older round): public once published, staff
+    also get the live ones. UTF-8 with a byte-order mark, so spreadsheets read accents."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    snapshot = _chosen_snapshot(request, _visible_snapshots(event, staff))
+    if snapshot is None:
+        raise Http404("No standings yet.")
+    name = f"{event.slug}-standings-round-{snapshot.round_number}"
+    name += f"-v{snapshot.version}" if snapshot.version > 1 else ""
+    name += "" if snapshot.published else "-live"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow(STANDINGS_CSV_COLUMNS)
+    for row in snapshot.rows:
+        division = row.get("division", "")
+        writer.writerow(
+            [
+                row["rank"],
+                _csv_text(row["player"]),
+                row.get("player_id", ""),
+                DIVISION_NAMES.get(division, division),
+                row["record"],
+                row["points"],
+                f"{float(row.get('owp') or 0) * 100:.2f}",
+                f"{float(row.get('oowp') or 0) * 100:.2f}",
+                "yes" if row.get("dropped") else "no",
+            ]
+        )
+    return response
+
+
+@login_required
+def event_export_json(request, event_id: int):
+    """Staff: the whole event as one JSON document (`matches.export.export_event`)."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    response = JsonResponse(
+        export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 2}
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-export.json"'
+    return response
+
+
+@login_required
+def event_decklists_pdf(request, event_id: int):
+    """Staff: every player's latest list as a printable sheet, one page each."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    submissions = selectors.latest_deck_submissions(event)
+    if not submissions:
+        messages.info(request, "No decklists submitted yet: there is nothing to print.")
+        return redirect("event-dashboard", event.pk)
+    index = card_index()
+    sheets = [_deck_sheet(submission, index) for submission in submissions]
+    pdf = decklists_pdf(
+        sheets,
+        event_name=event.name,
+        subtitle=f"{event.format.name} · {dateformat.format(timezone.localtime(event.starts_at), 'j M Y')}",
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{event.slug}-decklists.pdf"'
+    return response
+
+
+def _deck_sheet(submission: DeckSubmission, index) -> DeckSheet:
+    registration = submission.registration
+    verdict = submission.verdict or {}
+    findings = [f.get("message", "") for f in verdict.get("errors", [])]
+    findings += [f"Warning: {f.get('message', '')}" for f in verdict.get("warnings", [])]
+    return DeckSheet(
+        player_name=registration.player.name,
+        player_id=registration.player.player_id,
+        division=registration.get_division_display(),
+        lines=sheet_lines(submission.text, index),
+        legal=submission.legal,
+        card_count=submission.card_count,
+        findings=findings,
+        version=submission.version,
+        submitted=dateformat.format(timezone.localtime(submission.submitted_at), "j M Y, H:i"),
+    )

@@ -270,3 +270,31 @@ def test_the_stand_alone_checker_stores_nothing(client, cards, deck_text):
     )
     assert "✓ Legal" in response.content.decode()
     assert not DeckSubmission.objects.exists()
+
+
+def test_staff_deck_list_shows_illegal_lists_first(client, db):
+    """Illegal, then missing, then legal: what needs the staff's attention comes first."""
+    from league import services
+    from league.models import Registration
+    from tests.factories import (
+        EventFactory,
+        LeagueFactory,
+        PlayerFactory,
+        SeasonFactory,
+        UserFactory,
+        sample_cards,
+        sample_deck_text,
+    )
+
+    sample_cards()
+    staff = UserFactory()
+    event = EventFactory(season=SeasonFactory(league=LeagueFactory(organisers=[staff])))
+    names = {"Anna Legal": sample_deck_text(), "Bert Missing": None, "Cleo Illegal": "4 Pikachu DM1 1"}
+    for name, text in names.items():
+        player = PlayerFactory(name=name)
+        reg = Registration.objects.create(event=event, player=player, division="masters")
+        if text:
+            services.submit_deck(registration=reg, text=text, by_user=staff)
+    client.force_login(staff)
+    page = client.get(f"/events/{event.pk}/decks/").content.decode()
+    assert page.index("Cleo Illegal") < page.index("Bert Missing") < page.index("Anna Legal")
