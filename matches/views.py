@@ -116,8 +116,8 @@ def match_result_text(match: Match) -> str:
     score = f"{match.a_game_wins}–{match.b_game_wins}"
     if match.result == Match.Result.A:
         return f"{match.player_a.player.name} won {score}"
-    if match.result == Match.Result.B:
-        return f"{match.player_b.player.name} won {score}"
+    if match.result == Match.Result.B:  # the winner's game wins first
+        return f"{match.player_b.player.name} won {match.b_game_wins}–{match.a_game_wins}"
     if match.result == Match.Result.TIE:
         return "Intentional draw" if match.intentional_draw else f"Tie {score}"
     return "Double loss"

@@ -184,7 +184,11 @@ def test_a_newcomer_signs_up_plays_a_round_and_sees_the_result(live_server, brow
     rival_page.wait_for_load_state()
     assert "The result stands" in rival_page.inner_text(".messages")
 
-    # --- the organiser closes the round: standings, projector ---------------------------
+    # --- the organiser checks the results grid, then closes the round ---------------------
+    organiser.goto(f"{base}{event_path}rounds/1/results/")
+    grid = organiser.inner_text("main")
+    assert "Misty" in grid and "Final" in grid.title()
+    shot(organiser, "organiser-results-grid.png")
     organiser.goto(f"{base}{dashboard}")
     organiser.click("button:has-text('Close round 1')")
     organiser.wait_for_load_state()

@@ -151,7 +151,7 @@ def test_best_of_three_game_by_game_then_the_opponent_confirms(client, bo3_match
     assert bo3_match.result == Match.Result.B
     assert (bo3_match.a_game_wins, bo3_match.b_game_wins) == (1, 2)
     page = page_of(client, bo3_match)
-    assert "Gary Oak won 1–2" in page and "no-show" in page
+    assert "Gary Oak won 2–1" in page and "no-show" in page
 
 
 def test_an_incomplete_report_is_refused_and_the_form_keeps_the_input(client, bo3_match):

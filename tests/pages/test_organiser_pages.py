@@ -137,7 +137,7 @@ def test_staff_enter_results_with_the_quick_buttons(client, event, four, organis
     response = quick(client, first, quick="b")
 
     assert response.redirect_chain[-1][0] == results_url(event)
-    assert "Table 1: Misty Waterflower won 0–1." in response.content.decode()
+    assert "Table 1: Misty Waterflower won 1–0." in response.content.decode()
     first.refresh_from_db()
     assert (first.status, first.result) == (Match.Status.FINAL, Match.Result.B)
     change = ResultChange.objects.get(match=first)
