@@ -75,3 +75,23 @@ class ProfileForm(forms.Form):
         if born.year < 1900:
             raise forms.ValidationError("Check the year of your birth date.")
         return born
+
+
+class EventForm(forms.ModelForm):
+    """The settings organisers choose for an event; the service checks the rest."""
+
+    class Meta:
+        from .models import Event
+
+        model = Event
+        fields = ["name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline",
+                  "capacity", "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut",
+                  "require_check_in", "status"]  # fmt: skip
+        widgets = {
+            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "deck_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        }
+        help_texts = {
+            "swiss_rounds": "Empty: from the season's table by attendance.",
+            "top_cut": "Empty: from the season's table; 0: no top cut.",
+        }

@@ -9,6 +9,8 @@ from . import views
 
 urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
+    path("leagues/<slug:slug>/events/new/", views.event_create, name="event-create"),
+    path("events/<int:event_id>/edit/", views.event_edit, name="event-edit"),
     path("decks/check/", deck_views.deck_check, name="deck-check"),
     # Events and registrations
     path("events/<int:event_id>/", match_views.event_detail, name="event-detail"),

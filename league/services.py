@@ -13,6 +13,7 @@ from functools import partial
 from django.db import IntegrityError, transaction
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.text import slugify
 
 from decks.services import check_decklist
 from rules.divisions import division_for
@@ -357,3 +358,55 @@ def _player_id_taken(player_id: str) -> DomainError:
         f"is yours, ask an organiser to link that player to your account.",
         status=409,
     )
+
+
+# --- event management -----------------------------------------------------------------
+
+EVENT_FIELDS = (
+    "name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
+    "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
+)  # fmt: skip
+
+
+def _check_event_fields(fields: dict, event: Event | None = None) -> None:
+    unknown = set(fields) - set(EVENT_FIELDS)
+    if unknown:
+        raise DomainError("invalid-event", f"Unknown event fields: {', '.join(sorted(unknown))}.")
+    deadline, starts = fields.get("deck_deadline"), fields.get("starts_at") or (event and event.starts_at)
+    if deadline and starts and deadline > starts:
+        raise DomainError("invalid-event", "The deck deadline must be before the event starts.")
+    started = (Event.Status.RUNNING, Event.Status.TOP_CUT, Event.Status.FINISHED)
+    if event is not None and event.status in started:
+        fixed = [k for k in ("best_of", "format", "division_mode") if k in fields and fields[k] != getattr(event, k)]
+        if fixed:
+            raise DomainError(
+                "event-started", f"{', '.join(fixed)} cannot change once the event has started.", status=409
+            )
+
+
+@transaction.atomic
+def create_event(*, season: Season, by_user, **fields) -> Event:
+    """A new event in `season`, by the league's staff. Writes one `Event` with a slug made
+    unique in the season. Raises `not-allowed`, `invalid-event`."""
+    if not permissions.is_league_staff(by_user, season.league):
+        raise DomainError("not-allowed", "Only the league's organisers can create events.", status=403)
+    _check_event_fields(fields)
+    base = slugify(fields.get("name", "")) or "event"
+    slug, n = base, 2
+    while Event.objects.filter(season=season, slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return Event.objects.create(season=season, slug=slug, **fields)
+
+
+@transaction.atomic
+def update_event(*, event: Event, by_user, **fields) -> Event:
+    """Change an event's settings (staff). Best-of, format and divisions are fixed once the
+    event has started. Raises `not-allowed`, `invalid-event`, `event-started`."""
+    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    if not permissions.is_event_staff(by_user, event):
+        raise DomainError("not-allowed", "Only the event's staff can change it.", status=403)
+    _check_event_fields(fields, event)
+    for name, value in fields.items():
+        setattr(event, name, value)
+    event.save()
+    return event

@@ -32,7 +32,7 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 
 from . import permissions, services
-from .forms import DecklistForm, ProfileForm, PublishDecklistsForm, SignupForm
+from .forms import DecklistForm, EventForm, ProfileForm, PublishDecklistsForm, SignupForm
 from .models import (
     DeckSubmission,
     Division,
@@ -651,3 +651,47 @@ def my_events(request):
         groups[key].append(row)
     groups["past"].reverse()  # the latest first
     return render(request, "league/my_events.html", {"player": player, **groups})
+
+
+# --- event management -------------------------------------------------------------------
+
+
+@login_required
+def event_create(request, slug: str):
+    """League staff: a new event in the league's current season."""
+    league = get_object_or_404(League, slug=slug)
+    if not permissions.is_league_staff(request.user, league):
+        raise PermissionDenied
+    season = league.seasons.order_by("-starts_on").first()
+    if season is None:
+        messages.error(request, "Create a season first (in the admin).")
+        return redirect("league-detail", league.slug)
+    form = EventForm(request.POST or None, initial={"status": Event.Status.REGISTRATION})
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.create_event(season=season, by_user=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{event.name} created.")
+            return redirect("event-detail", event.pk)
+    return render(request, "league/event_form.html", {"form": form, "league": league, "season": season})
+
+
+@login_required
+def event_edit(request, event_id: int):
+    """Event staff: change the event's settings."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_event(event=event, by_user=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Event settings saved.")
+            return redirect("event-detail", event.pk)
+    return render(
+        request, "league/event_form.html", {"form": form, "league": event.season.league, "event": event}
+    )
