@@ -34,6 +34,14 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        if type(self.instance)._default_manager.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account already uses this e-mail address. Log in, or reset its password."
+            )
+        return email
+
 
 PLAYER_ID = RegexValidator(
     r"^[A-Za-z0-9-]+$", "Use the digits (and letters) of your ID only, without spaces."

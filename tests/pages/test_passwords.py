@@ -1,0 +1,35 @@
+"""Password reset and change on the site's own pages, and one account per e-mail."""
+
+import re
+
+import pytest
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_password_reset_by_email_end_to_end(client, mailoutbox):
+    user = UserFactory(username="misty", email="misty@example.test")
+    user.set_password("Old-Password-1")  # Django sends no reset link to an unusable password
+    user.save()
+    assert "Forgot your password?" in client.get("/accounts/login/").content.decode()
+    page = client.get("/accounts/password_reset/").content.decode()
+    assert "Reset your password" in page and "admin" not in page.lower()
+    client.post("/accounts/password_reset/", {"email": "misty@example.test"})
+    assert len(mailoutbox) == 1 and "misty" in mailoutbox[0].body
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mailoutbox[0].body).group(1)
+    form_url = client.get(link).url  # Django swaps the token for a session and redirects
+    response = client.post(form_url, {"new_password1": "Psyduck-Swims-42", "new_password2": "Psyduck-Swims-42"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("Psyduck-Swims-42")
+
+
+def test_a_second_account_with_the_same_email_is_refused(client):
+    UserFactory(username="brock", email="brock@example.test")
+    page = client.post(
+        "/accounts/signup/",
+        {"username": "brock2", "email": "Brock@example.test", "password1": "Onix-Rocks-77", "password2": "Onix-Rocks-77"},
+    ).content.decode()
+    assert "already uses this e-mail address" in page and "brock2" in page
