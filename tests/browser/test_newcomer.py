@@ -6,9 +6,7 @@ both players report on the match page; the organiser closes the round; the stand
 the projector show it. Screenshots go to var/screenshots/ (git-ignored).
 """
 
-import os
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,7 +15,7 @@ from django.utils import timezone
 from league import services as league_services
 from league.models import Event, Player, Registration
 from matches.models import Match
-from tests.conftest import ROOT
+from tests.browser.conftest import shot
 from tests.factories import (
     EventFactory,
     LeagueFactory,
@@ -27,32 +25,11 @@ from tests.factories import (
     sample_deck_text,
 )
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-SHOTS = ROOT / "var" / "screenshots"
 PHONE = {"width": 360, "height": 800}
 DESK = {"width": 1280, "height": 900}
 PASSWORD = "Pallet-town-2026"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does it)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright runs an event loop in this thread; the ORM calls below are still synchronous.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )  # fmt: skip
-        yield browser
-        browser.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 def user_with_password(username: str):
@@ -68,11 +45,6 @@ def log_in(page, base: str, username: str, next_path: str) -> None:
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(f"**{next_path}")
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
 def fits_the_screen(page) -> bool:
