@@ -47,7 +47,7 @@ worker: install
 beat: install
 	$(BIN)/celery -A league beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
-bench: install
+bench: install  ## the rules engines; benchmarks/bench_site.py measures the site on PostgreSQL
 	$(PY) benchmarks/bench_swiss.py
 	$(PY) benchmarks/bench_decks.py
 
