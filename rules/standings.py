@@ -369,47 +369,56 @@ class _Standings:
         for i, d in enumerate(drop_at):
             if d:
                 by_round.setdefault(d, []).append(i)
-        # Running records after each round, built with C-level maps: win units (tden per win,
-        # tnum per tie) and matches played.
+        # Running records after each round, updated match by match: win units (tden per
+        # win, tnum per tie) and matches played. Win rates are then worked out only for the
+        # players the drops of that round need (the dropped players' opponents).
+        forced_rounds: dict[int, list[int]] = {}
+        if self.late_counts:
+            for i, r in self.forced:
+                forced_rounds.setdefault(i, []).append(r)
+            for rounds in forced_rounds.values():
+                rounds.sort()
         units, count = [0] * n, [0] * n
-        zeros = [0] * n
-        players = range(n)
-        dropped_so_far: list[int] = []
+        capped: set[int] = set()
         frozen_owp: dict[int, int] = {}
         frozen_oowp: dict[int, int] = {}
         begin = 0
         for d in sorted(r for r in by_round if r < last):
             end = bisect_right(nrnd, d)
-            seg_w, seg_a, seg_b = winner[begin:end], na[begin:end], nb[begin:end]
-            ties = [a for a, w in zip(seg_a, seg_w, strict=True) if w < 0]
-            ties += [b for b, w in zip(seg_b, seg_w, strict=True) if w < 0]
-            if tden <= 8:  # one Counter: each win listed tden times, each tie tnum times
-                earned = [w for w in seg_w if w >= 0] * tden + ties * tnum
-                units = list(map(add, units, map(Counter(earned).get, players, zeros)))
-            else:
-                got = map(mul, map(Counter(seg_w).get, players, zeros), repeat(tden))
-                got = map(add, got, map(mul, map(Counter(ties).get, players, zeros), repeat(tnum)))
-                units = list(map(add, units, got))
-            count = list(map(add, count, map(Counter(seg_a + seg_b).get, players, zeros)))
+            for a, b, w in zip(na[begin:end], nb[begin:end], winner[begin:end], strict=True):
+                count[a] += 1
+                count[b] += 1
+                if w >= 0:
+                    units[w] += tden
+                else:
+                    units[a] += tnum
+                    units[b] += tnum
             begin = end
-            played = count
-            if self.late_counts and self.forced:
-                played = list(count)
-                for i, r in self.forced:
-                    if r <= d:
-                        played[i] += 1
-            wr_d = list(map(max, map(mul, units, map(per.__getitem__, played)), repeat(lo)))
-            dropped_so_far += by_round[d]
-            for i in dropped_so_far:
-                if wr_d[i] > hi:
-                    wr_d[i] = hi
-            get = wr_d.__getitem__
             now = by_round[d]
+            capped.update(now)
+            wr_d: dict[int, int] = {}
+
+            def win_rate(i: int, d: int = d, wr_d: dict[int, int] = wr_d) -> int:
+                value = wr_d.get(i)
+                if value is None:
+                    played = count[i]
+                    if i in forced_rounds:
+                        played += bisect_right(forced_rounds[i], d)
+                    value = units[i] * per[played]
+                    if value < lo:
+                        value = lo
+                    elif value > hi and i in capped:
+                        value = hi
+                    wr_d[i] = value
+                return value
+
             # OWP as of round d of the players dropping now and of their opponents (those who
             # dropped earlier keep their frozen OWP).
             needed = {o for i in now for o in opps[i] if not 0 < drop_at[o] < d}
             needed.update(now)
-            owp_d = {o: sum(map(get, opps[o][: count[o]])) * m_over[count[o]] for o in needed}
+            owp_d = {
+                o: sum(map(win_rate, opps[o][: count[o]])) * m_over[count[o]] for o in needed
+            }
             for i in now:
                 oi = opps[i]
                 frozen_oowp[i] = (
