@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from tests.conftest import ROOT
 
@@ -28,9 +29,19 @@ def browser():
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # While Playwright's loop runs, Django's connections are per asyncio context: the
+        # test's queries used a connection of their own, which nobody else would close.
+        connections.close_all()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup, live_server):
+    """pytest-django's live server, started after the test database exists, so that it is
+    stopped (and its connections closed) before the database is dropped."""
+    return live_server

@@ -52,8 +52,8 @@ def fits_the_screen(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_newcomer_signs_up_plays_a_round_and_sees_the_result(live_server, browser):
-    base = live_server.url
+def test_a_newcomer_signs_up_plays_a_round_and_sees_the_result(site, browser):
+    base = site.url
     sample_cards()
     oak = user_with_password("oak")
     league = LeagueFactory(name="Pallet Town League", organisers=[oak])

@@ -16,7 +16,7 @@ def browser_page(browser):
     return browser.new_page(viewport={"width": 420, "height": 900})  # a phone
 
 
-def test_a_player_registers_a_deck_and_sees_each_problem_on_its_line(live_server, browser_page):
+def test_a_player_registers_a_deck_and_sees_each_problem_on_its_line(site, browser_page):
     sample_cards()
     event = EventFactory(name="Browser Cup")
     player = PlayerFactory(user__username="ash")
@@ -25,7 +25,7 @@ def test_a_player_registers_a_deck_and_sees_each_problem_on_its_line(live_server
     Registration.objects.create(event=event, player=player, division="masters")
     page = browser_page
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/events/{event.pk}/deck/")
+    page.goto(f"{site.url}/accounts/login/?next=/events/{event.pk}/deck/")
     page.fill("input[name=username]", "ash")
     page.fill("input[name=password]", "pikachu-pass")
     page.click("button[type=submit]")
