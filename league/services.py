@@ -220,12 +220,6 @@ def publish_decklists(*, event: Event, by_user, published: bool = True) -> Event
     return event
 
 
-def create_player(*, name: str, player_id: str, birth_date: date, email: str = "", user=None) -> Player:
-    if Player.objects.filter(player_id=player_id).exists():
-        raise DomainError("duplicate-player-id", f"Player ID {player_id} is already taken.")
-    return Player.objects.create(name=name, player_id=player_id, birth_date=birth_date, email=email, user=user)
-
-
 # --- league points --------------------------------------------------------------------
 
 

@@ -205,14 +205,14 @@ def event_standings(request, event_id: int):
     """The latest standings snapshot (or `?round=N`). Only published standings are shown
     to players and anonymous users; staff also see the live, unpublished ones."""
     event = get_object_or_404(Event, pk=event_id)
-    qs = event.standings.all()
-    if not permissions.is_event_staff(request.user, event):
-        qs = qs.filter(published=True)
-    if round_number := request.query_params.get("round"):
-        if not round_number.isdigit():
-            return Response({"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST)
-        qs = qs.filter(round_number=int(round_number))
-    snapshot = qs.order_by("-round_number", "-version").first()
+    round_number = request.query_params.get("round", "")
+    if round_number and not round_number.isdigit():
+        return Response({"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST)
+    snapshot = selectors.latest_standings(
+        event,
+        int(round_number) if round_number else None,
+        published_only=not permissions.is_event_staff(request.user, event),
+    )
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})
     return Response({"round": snapshot.round_number, "version": snapshot.version,

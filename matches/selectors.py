@@ -63,15 +63,21 @@ def match_games(match: Match) -> list[Game]:
     return list(match.games.order_by("number", "sequence"))
 
 
-def latest_standings(event: Event, round_number: int | None = None) -> StandingsSnapshot | None:
+def visible_standings(event: Event, *, published_only: bool) -> QuerySet[StandingsSnapshot]:
+    """The snapshots a viewer may see: the published ones, or all of them for staff."""
     qs = StandingsSnapshot.objects.filter(event=event)
+    return qs.filter(published=True) if published_only else qs
+
+
+def latest_standings(
+    event: Event, round_number: int | None = None, *, published_only: bool = False
+) -> StandingsSnapshot | None:
+    """The newest version of the standings after `round_number` (default: the last round
+    that has any), among those the viewer may see. Pages and the API both read this."""
+    qs = visible_standings(event, published_only=published_only)
     if round_number is not None:
         qs = qs.filter(round_number=round_number)
     return qs.order_by("-round_number", "-version").first()
-
-
-def current_round(event: Event) -> Round | None:
-    return Round.objects.filter(event=event).order_by("-number").first()
 
 
 #: The results grid's order: what needs staff first.

@@ -16,7 +16,6 @@ from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from league import permissions
@@ -622,9 +621,6 @@ def finish_event(*, event: Event) -> None:
     event.save(update_fields=["status"])
     league_services.record_placements(event=event, placements=final_placements(event))
 
-
-def latest_round_number(event: Event) -> int:
-    return Round.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0
 
 
 def send_round_clock_reminders(*, now=None) -> int:

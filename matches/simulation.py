@@ -24,7 +24,7 @@ from league.models import Event, League, Player, Registration, Season
 from rules.errors import DomainError
 
 from . import services
-from .models import Match, Round
+from .models import Round
 
 
 @dataclass
@@ -222,7 +222,3 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
         if event.status == Event.Status.FINISHED:
             break
     return report
-
-
-def unfinished_matches(event: Event) -> int:
-    return Match.objects.filter(round__event=event).exclude(status=Match.Status.FINAL).count()

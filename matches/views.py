@@ -151,9 +151,7 @@ def event_detail(request, event_id: int):
             .select_related("player")
             .order_by("player__name")
         )
-    standings = StandingsSnapshot.objects.filter(event=event)
-    if not staff:
-        standings = standings.filter(published=True)
+    standings = selectors.visible_standings(event, published_only=not staff)
     swiss_rounds, top_cut = services.event_structure(event)
     return render(
         request,
@@ -446,19 +444,15 @@ def _percent(value) -> str:
     return f"{float(value or 0) * 100:.2f}%"
 
 
-def _visible_snapshots(event: Event, staff: bool):
-    snapshots = StandingsSnapshot.objects.filter(event=event)
-    return snapshots if staff else snapshots.filter(published=True)
-
-
-def _chosen_snapshot(request, snapshots) -> StandingsSnapshot | None:
-    """The latest of `snapshots`, or the latest of round `?round=N` (404 when it has none)."""
+def _chosen_snapshot(request, event: Event, staff: bool) -> StandingsSnapshot | None:
+    """The latest standings the viewer may see, or those of round `?round=N` (404 when it
+    has none)."""
     wanted = request.GET.get("round", "")
-    if wanted:
-        if not wanted.isdigit():
-            raise Http404("No such round.")
-        snapshots = snapshots.filter(round_number=int(wanted))
-    snapshot = snapshots.order_by("-round_number", "-version").first()
+    if wanted and not wanted.isdigit():
+        raise Http404("No such round.")
+    snapshot = selectors.latest_standings(
+        event, int(wanted) if wanted else None, published_only=not staff
+    )
     if wanted and snapshot is None:
         raise Http404("No standings for that round.")
     return snapshot
@@ -479,9 +473,9 @@ def event_standings(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
     staff = is_staff(request, event)
-    snapshots = _visible_snapshots(event, staff)
-    available = sorted(set(snapshots.values_list("round_number", flat=True)))
-    snapshot = _chosen_snapshot(request, snapshots)
+    visible = selectors.visible_standings(event, published_only=not staff)
+    available = sorted(set(visible.values_list("round_number", flat=True)))
+    snapshot = _chosen_snapshot(request, event, staff)
     rows = []
     if snapshot is not None:
         for row in snapshot.rows:
@@ -922,7 +916,7 @@ def event_standings_csv(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
     staff = is_staff(request, event)
-    snapshot = _chosen_snapshot(request, _visible_snapshots(event, staff))
+    snapshot = _chosen_snapshot(request, event, staff)
     if snapshot is None:
         raise Http404("No standings yet.")
     name = f"{event.slug}-standings-round-{snapshot.round_number}"
