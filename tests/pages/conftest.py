@@ -140,3 +140,28 @@ def make_round(event: Event, pairs, *, number: int = 1, status=Round.Status.PUBL
             **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}),
         )
     return round_
+
+
+def standings_row(
+    registration, rank, points, record, owp, oowp, *, dropped=False, division="masters"
+):
+    """One row of a `StandingsSnapshot`, as `matches.services.standings_rows` writes them."""
+    return {"registration": registration.pk, "player": registration.player.name,
+            "player_id": registration.player.player_id, "division": division, "rank": rank,
+            "points": points, "record": record, "owp": owp, "oowp": oowp, "dropped": dropped}  # fmt: skip
+
+
+@pytest.fixture
+def snapshots(event, ash, misty):
+    """Round 1's standings published; round 2's computed but not yet published."""
+    from matches.models import StandingsSnapshot
+
+    a, b = registration_of(ash, event), registration_of(misty, event)
+    StandingsSnapshot.objects.create(
+        event=event, round_number=1, published=True,
+        rows=[standings_row(a, 1, 3, "1-0-0", 0.25, 0.75), standings_row(b, 2, 0, "0-1-0", 1.0, 0.25)],
+    )  # fmt: skip
+    StandingsSnapshot.objects.create(
+        event=event, round_number=2, published=False,
+        rows=[standings_row(b, 1, 3, "1-1-0", 0.625, 0.5), standings_row(a, 2, 3, "1-1-0", 0.5, 0.625, dropped=True)],
+    )  # fmt: skip

@@ -23,7 +23,7 @@ from league.models import Event, Registration
 from matches import services
 from matches.models import Game, Match, ResultChange, Round, StandingsSnapshot
 
-from .conftest import make_round, registration_of
+from .conftest import make_round, registration_of, standings_row
 
 pytestmark = pytest.mark.django_db
 
@@ -400,26 +400,6 @@ def test_no_bracket_before_the_top_cut(client, event, organiser):
 
 
 # --- standings CSV -------------------------------------------------------------------------
-
-
-def standings_row(registration, rank, points, record, owp, oowp, *, dropped=False):
-    return {"registration": registration.pk, "player": registration.player.name,
-            "player_id": registration.player.player_id, "division": registration.division,
-            "rank": rank, "points": points, "record": record, "owp": owp, "oowp": oowp,
-            "dropped": dropped}  # fmt: skip
-
-
-@pytest.fixture
-def snapshots(event, ash, misty):
-    a, b = registration_of(ash, event), registration_of(misty, event)
-    StandingsSnapshot.objects.create(
-        event=event, round_number=1, published=True,
-        rows=[standings_row(a, 1, 3, "1-0-0", 0.25, 0.75), standings_row(b, 2, 0, "0-1-0", 1.0, 0.25)],
-    )  # fmt: skip
-    StandingsSnapshot.objects.create(
-        event=event, round_number=2, published=False,
-        rows=[standings_row(b, 1, 3, "1-1-0", 0.625, 0.5), standings_row(a, 2, 3, "1-1-0", 0.5, 0.625, dropped=True)],
-    )  # fmt: skip
 
 
 def read_csv(response) -> list[list[str]]:

@@ -10,7 +10,7 @@ from league import services as league_services
 from league.models import Event, Registration
 from matches.models import Match, Round, StandingsSnapshot
 
-from .conftest import make_round, registration_of
+from .conftest import make_round, registration_of, standings_row
 
 pytestmark = pytest.mark.django_db
 
@@ -118,27 +118,6 @@ def test_the_projector_of_64_players_takes_few_queries(
 ):
     with django_assert_max_num_queries(6):
         assert client.get(reverse("round-projector", args=[event.pk, 1])).status_code == 200
-
-
-def standings_row(
-    registration, rank, points, record, owp, oowp, *, dropped=False, division="masters"
-):
-    return {"registration": registration.pk, "player": registration.player.name,
-            "player_id": registration.player.player_id, "division": division, "rank": rank,
-            "points": points, "record": record, "owp": owp, "oowp": oowp, "dropped": dropped}  # fmt: skip
-
-
-@pytest.fixture
-def snapshots(event, ash, misty):
-    a, b = registration_of(ash, event), registration_of(misty, event)
-    StandingsSnapshot.objects.create(
-        event=event, round_number=1, published=True,
-        rows=[standings_row(a, 1, 3, "1-0-0", 0.25, 0.75), standings_row(b, 2, 0, "0-1-0", 1.0, 0.25)],
-    )  # fmt: skip
-    StandingsSnapshot.objects.create(
-        event=event, round_number=2, published=False,
-        rows=[standings_row(b, 1, 3, "1-1-0", 0.625, 0.5), standings_row(a, 2, 3, "1-1-0", 0.5, 0.625, dropped=True)],
-    )  # fmt: skip
 
 
 def test_standings_show_the_latest_published_round_with_percentages(client, event, snapshots):
