@@ -62,11 +62,7 @@ def standings_input(export: dict) -> dict:
             continue
         for m in rd["matches"]:
             a, b = str(m["a"]), (str(m["b"]) if m["b"] else None)
-            if m["result"] == "double_loss":
-                matches += [{"round": rd["number"], "a": a, "b": None, "result": "b"},
-                            {"round": rd["number"], "a": b, "b": None, "result": "b"}]  # fmt: skip
-            else:
-                matches.append({"round": rd["number"], "a": a, "b": b, "result": m["result"]})
+            matches.append({"round": rd["number"], "a": a, "b": b, "result": m["result"]})
     first_round = {str(p["registration"]): p["late_entry_round"] for p in export["players"]
                    if p["late_entry_round"] and p["late_entry_round"] > 1}  # fmt: skip
     for reg, entered in first_round.items():

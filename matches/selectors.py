@@ -19,7 +19,8 @@ def swiss_matches(event: Event, *, through_round: int | None = None) -> QuerySet
 
 def match_records(event: Event, *, through_round: int | None = None) -> list[MatchRecord]:
     """The Swiss results as the standings engine reads them, with a late entrant's forced
-    losses for the rounds they missed. A double loss is a loss for each player."""
+    losses for the rounds they missed. A double loss is a loss for each player, and each is
+    the other's opponent, as for any pairing."""
     records: list[MatchRecord] = []
     rows = (
         swiss_matches(event, through_round=through_round)
@@ -28,11 +29,6 @@ def match_records(event: Event, *, through_round: int | None = None) -> list[Mat
     )
     for number, a_id, b_id, result in rows:
         a, b = str(a_id), (str(b_id) if b_id else None)
-        if result == Match.Result.DOUBLE_LOSS:
-            # Each player takes a match loss; the engine's form for that is a forced loss.
-            records.append(MatchRecord(round=number, a=a, b=None, result="b"))
-            records.append(MatchRecord(round=number, a=b, b=None, result="b"))
-            continue
         records.append(MatchRecord(round=number, a=a, b=b, result=result))
     late = Registration.objects.filter(event=event, late_entry_round__gt=1).values_list(
         "pk", "late_entry_round"

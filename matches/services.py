@@ -504,7 +504,16 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
         .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
         .select_related("player")
     }
+    if through_round is not None:
+        # Only what was known after that round: nobody who entered later.
+        regs = {
+            pk: r for pk, r in regs.items()
+            if not r.late_entry_round or r.late_entry_round - 1 <= through_round
+        }  # fmt: skip
     records = selectors.match_records(event, through_round=through_round)
+    # A drop after a later round is not yet a drop (the engine ignores it), and the cap on a
+    # dropped player's win rate depends on the event's number of Swiss rounds.
+    swiss_rounds, _cut = event_structure(event)
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
@@ -523,6 +532,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
             dropped={k: v for k, v in dropped.items() if k in ids},
             late={k: v for k, v in late.items() if k in ids},
             seed=f"{event.seed or event.pk}",
+            through_round=through_round,
+            swiss_rounds=swiss_rounds,
         )
         for s in standings:
             reg = regs[int(s.id)]

@@ -5,14 +5,14 @@ values (the site keeps them as JSON); `PLAY_POKEMON` is the Play! Pokémon defau
 
 - match points: win 3, tie 1, loss 0; a bye (earned or not) scores as a win;
 - a player's *win rate* (the value their opponents' tiebreakers use) is
-  ``(match wins + tie_counts_as * ties) / rounds played``, where byes count in neither the
-  numerator nor the denominator and a late entrant's forced losses do count as rounds played;
-  it is floored at ``owp_floor`` (25 %) and, for a player who dropped, capped at
-  ``dropped_cap`` (75 %);
-- Opponents' Win Percentage and Opponents' Opponents' Win Percentage are compared after
-  rounding to ``tiebreak_decimals`` decimal places of the fraction (2: 62.5 % → 0.62) with
-  ``tiebreak_rounding`` (half-even).  That rounding is what reproduces TOM's published orders
-  (see `rules.standings`); ``tiebreak_decimals=None`` compares the exact fractions.
+  ``(match wins + tie_counts_as * ties) / rounds played``, where a bye counts in neither the
+  numerator nor the denominator, an earned bye counts as a won round (``earned_bye_is_win``;
+  it is also an opponent at 100 % in the holder's OWP) and a late entrant's forced losses do
+  count as rounds played; it is floored at ``owp_floor`` (25 %) and, for a player who dropped
+  before the last Swiss round, capped at ``dropped_cap`` (75 %);
+- Opponents' Win Percentage and Opponents' Opponents' Win Percentage are compared exactly, as
+  TOM does (see `rules.standings`); ``tiebreak_decimals`` rounds them first for a league that
+  wants that, with ``tiebreak_rounding`` (half-even, half-up or floor).
 
 The attendance table maps the number of players to the number of Swiss rounds and the size of
 the top cut (TCG, Masters-style).  It is plain data: rows of
@@ -43,7 +43,8 @@ class RuleSet:
     dropped_cap: float = 0.75
     tie_counts_as: float = 0.5
     late_loss_counts_as_played: bool = True
-    tiebreak_decimals: int | None = 2
+    earned_bye_is_win: bool = True
+    tiebreak_decimals: int | None = None
     tiebreak_rounding: str = "half_even"
 
     def __post_init__(self) -> None:

@@ -7,53 +7,57 @@ played each other), then a seeded random order.  Every number comes from a `Rule
 
 Match points
     ``win_points`` (3) per win, ``tie_points`` (1) per tie, ``loss_points`` (0) per loss.  A bye
-    is a win: 3 points and a W in the W-L-T record.  An *earned* bye (one held before the event,
-    ``MatchRecord.earned``) scores exactly like a bye.  A late entrant's forced loss is a loss.
+    is a win: 3 points and a W in the W-L-T record, and so is an *earned* bye (one held before
+    the event, ``MatchRecord.earned``).  A late entrant's forced loss is a loss.  A double game
+    loss (``result`` "double_loss") is a loss for both players, who are each other's opponent
+    like any pairing.
 
 Win rate (of a player, as their opponents see it)
     ``(wins + tie_counts_as * ties) / rounds played``.  Ties enter as half a win
-    (``tie_counts_as`` = 0.5): 2-1-1 over four rounds is (2 + 0.5) / 4 = 62.5 %.  Byes (earned or
-    not) count in neither the numerator nor the denominator.  A late entrant's forced losses
-    count as rounds played (``late_loss_counts_as_played``; TOM's data cannot tell either way:
-    the one late entrant in the exports sits on the floor both ways).  The win rate is floored at
-    ``owp_floor`` (25 %) and, for a player who has dropped, capped at ``dropped_cap`` (75 %).
-    A player with no rounds played has win rate 0 before the floor.
+    (``tie_counts_as`` = 0.5): 2-1-1 over four rounds is (2 + 0.5) / 4 = 62.5 %.  A bye counts in
+    neither the numerator nor the denominator; an earned bye counts as a won round (both,
+    ``earned_bye_is_win``).  A late entrant's forced losses count as rounds played
+    (``late_loss_counts_as_played``; TOM's data cannot tell either way: the one late entrant in
+    the exports sits on the floor both ways).  The win rate is floored at ``owp_floor`` (25 %)
+    and, for a player who dropped before the last Swiss round, capped at ``dropped_cap``
+    (75 %).  A player with no rounds played has win rate 0 before the floor.
 
 OWP
     The mean of the win rates of the player's opponents, one entry per match played (byes and
-    forced losses have no opponent).  A player with no opponents has OWP 0.
+    forced losses have no opponent), plus one opponent at 100 % per earned bye.  A player with
+    no opponents has OWP 0.
 
 OOWP
-    The mean of the opponents' (unrounded) OWPs, one entry per match played.
+    The mean of the opponents' OWPs, one entry per match played against a real opponent.
 
 Dropped players
     ``dropped[id] = r`` means the player left after round ``r``.  Their win rate, OWP and OOWP are
     frozen at what they were after round ``r``: their own OWP uses their opponents' win rates as
     of round ``r`` (opponents who dropped earlier stay frozen at their own round), and every other
-    player uses the frozen values.  A player who has dropped (``r`` <= the last counted round)
-    gets the 75 % cap.  Dropped players stay in the standings, ordered like everyone else.
+    player uses the frozen values.  A player who dropped before the event's last Swiss round
+    (``swiss_rounds``, by default the last counted round) gets the 75 % cap; one who played
+    every Swiss round and dropped after them does not.  Dropped players stay in the standings,
+    ordered like everyone else; `rules.topcut.seeded_order` keeps them out of the top cut.
 
 Late entrants
     ``late[id] = r`` means the player registered while round ``r`` was running: rounds 1..r are
     forced losses (added here when the matches do not already contain them).
 
-Rounding
-    OWP and OOWP are compared after rounding them to two decimals of the fraction (0.625 →
-    0.62), ``tiebreak_decimals`` and ``tiebreak_rounding`` in the `RuleSet`; `Standing.owp` and
-    ``oowp`` are the rounded values that were compared.  All arithmetic before that is exact
-    (integers over a common denominator), so no binary-float noise decides a place.
+Comparison
+    OWP and OOWP are compared exactly: all arithmetic is on integers over a common denominator,
+    so no binary-float noise decides a place, and `Standing.owp` and ``oowp`` are the exact
+    values as floats (pages show them with two decimals).  A `RuleSet` may instead round them
+    before comparing (``tiebreak_decimals``, ``tiebreak_rounding``); TOM does not.
 
-What the 17 TOM exports show (tests/rules/test_tom_exports.py)
-    With these definitions all 27 division orders are reproduced; 26 are fully determined by
-    the results (the 27th has four no-shows with identical zero keys, ordered by TOM's lottery).
-    The rounding is needed by one order: two 9-point Masters at 62.5 % and 62 % OWP whom TOM
-    seeds by OOWP (50.6 % over 48.25 %), i.e. with equal OWPs.  Half-even rounding and
-    truncation both fit every order; half-up and exact comparison do not.  Half-even is the
-    default (Java's DecimalFormat rounds that way); OOWP is rounded the same way by analogy,
-    which the data neither needs nor contradicts.  Without the 25 %
-    floor, or without freezing dropped players at their drop round, orders break.  Counting an
-    earned bye as a win in the win rate breaks an order too, so earned byes count like byes.
-    Ties as half a win fit the data (the exports' README says the same).
+What the TOM exports show (tests/rules/test_tom_exports.py)
+    With these definitions every division order of the 23 exports (35 with two players or
+    more) is reproduced, once the top cut is seeded out as TOM does; 34 are fully determined
+    by the results (the 35th has four no-shows with identical keys, ordered by TOM's lottery).
+    Exact comparison is needed: half-even rounding to two decimals puts a 0.52 OWP level with
+    a 0.525 one (cup-solo), and rounding binary floats turns 0.495 into 0.49
+    (drop-after-swiss-cup).  Without the 25 % floor, ties as half a win, freezing dropped
+    players at their drop round, the earned-bye rule or the cap's limit to drops before the
+    last Swiss round, orders break.
 
 `through_round` limits the computation to matches of rounds up to that number (standings as
 they were after that round); a drop recorded after that round is not yet a drop.
@@ -79,10 +83,11 @@ from typing import Any
 from rules._gc import gc_paused
 from rules.errors import RulesError
 from rules.scoring import PLAY_POKEMON, RuleSet
+from rules.topcut import seeded_order
 
 __all__ = ["MatchRecord", "Standing", "compute_standings", "main"]
 
-RESULTS = ("a", "b", "tie")
+RESULTS = ("a", "b", "tie", "double_loss")
 
 
 @dataclass(frozen=True)
@@ -143,10 +148,14 @@ def compute_standings(
     seed: int | str = 0,
     rules: RuleSet = PLAY_POKEMON,
     through_round: int | None = None,
+    swiss_rounds: int | None = None,
 ) -> list[Standing]:
-    """Standings best first (see the module docstring for every definition)."""
+    """Standings best first (see the module docstring for every definition).
+
+    ``swiss_rounds`` is the number of Swiss rounds the event plays (the dropped-player cap
+    applies only to drops before the last of them); it defaults to the last counted round."""
     computation = _Standings(
-        players, matches, dropped or {}, late or {}, seed, rules, through_round
+        players, matches, dropped or {}, late or {}, seed, rules, through_round, swiss_rounds
     )
     with gc_paused():
         return computation.run()
@@ -156,8 +165,9 @@ class _Standings:
     """One standings computation: exact integer arithmetic, written with list comprehensions
     and C-level builtins because it has to handle thousands of players in milliseconds."""
 
-    def __init__(self, players, matches, dropped, late, seed, rules, through_round):
+    def __init__(self, players, matches, dropped, late, seed, rules, through_round, swiss_rounds):
         self.players = players
+        self.swiss_rounds = swiss_rounds
         self.matches = matches
         self.dropped = dropped
         self.late = late
@@ -214,6 +224,10 @@ class _Standings:
         else:
             last = max([max(rnd, default=0), *dropped.values(), *late.values(), 0])
         self.last = last
+        if self.swiss_rounds is None:
+            self.last_swiss = last
+        else:
+            self.last_swiss = _check_int(self.swiss_rounds, "swiss_rounds")
         if rnd and max(rnd) > last:
             ms = [m for m in ms if m.round <= last]
             rnd = [m.round for m in ms]
@@ -223,7 +237,9 @@ class _Standings:
         res = [m.result for m in ms]
         if not set(map(type, res)) <= {str} or not set(res) <= _RESULT_SET:
             bad = next(r for r in res if not isinstance(r, str) or r not in _RESULT_SET)
-            raise RulesError("bad_result", f"result must be 'a', 'b' or 'tie', got {bad!r}")
+            raise RulesError(
+                "bad_result", f"result must be 'a', 'b', 'tie' or 'double_loss', got {bad!r}"
+            )
         b_raw = [m.b for m in ms]
         try:
             a_all = [index[m.a] for m in ms]
@@ -246,9 +262,16 @@ class _Standings:
             raise RulesError("bad_input", "a player cannot play themselves")
         singles = [k for k, b in enumerate(b_raw) if b is None]
         byes = [a_all[k] for k in singles if res[k] == "a"]
+        earned = (
+            sorted((rnd[k], a_all[k]) for k in singles if res[k] == "a" and ms[k].earned)
+            if self.rules.earned_bye_is_win
+            else []
+        )
         forced = [(a_all[k], rnd[k]) for k in singles if res[k] == "b"]
         if len(byes) + len(forced) != len(singles):
-            raise RulesError("bad_result", "a bye cannot be a tie")
+            raise RulesError(
+                "bad_result", "a match without player b is a bye ('a') or a forced loss ('b')"
+            )
 
         # Nobody has two results in one round.
         width = last + 1
@@ -284,12 +307,13 @@ class _Standings:
                         )
         self.drop_at = drop_at
 
-        # winner[k]: index of the winner of normal match k, -1 for a tie.
+        # winner[k]: -1 for a tie, -2 for a double loss (a loss for each player).
         winner = [
-            a if r == "a" else b if r == "b" else -1 for a, b, r in zip(na, nb, nres, strict=False)
+            a if r == "a" else b if r == "b" else -1 if r == "tie" else -2
+            for a, b, r in zip(na, nb, nres, strict=False)
         ]
-        tie_players = [a for a, w in zip(na, winner, strict=False) if w < 0]
-        tie_players += [b for b, w in zip(nb, winner, strict=False) if w < 0]
+        tie_players = [a for a, w in zip(na, winner, strict=False) if w == -1]
+        tie_players += [b for b, w in zip(nb, winner, strict=False) if w == -1]
         self.wr_wins = list(map(Counter(winner).get, range(n), repeat(0)))
         self.ties = list(map(Counter(tie_players).get, range(n), repeat(0)))
         c_bye, c_forced = Counter(byes), Counter([i for i, _ in forced])
@@ -311,6 +335,17 @@ class _Standings:
         for i, c in c_forced.items():
             self.losses[i] += c
             self.wr_played[i] += lc * c
+        # An earned bye is a won round in the holder's own win rate and an opponent at 100 %
+        # in the holder's OWP.
+        self.earned = earned
+        self.rate_wins = self.wr_wins
+        self.virtual = [0] * n
+        if earned:
+            self.rate_wins = list(self.wr_wins)
+            for _, i in earned:
+                self.rate_wins[i] += 1
+                self.wr_played[i] += 1
+                self.virtual[i] += 1
         self.normal = (na, nb, nrnd, winner)
         self.forced = forced
 
@@ -332,7 +367,7 @@ class _Standings:
         self.floor_units = floor_value.numerator * (big_l // floor_value.denominator)
         self.cap_units = cap_value.numerator * (big_l // cap_value.denominator)
         self.per_played = [0] + [big_l // (self.tden * p) for p in range(1, max_played + 1)]
-        max_opps = max(map(len, self.opps), default=0)
+        max_opps = max(map(add, map(len, self.opps), self.virtual), default=0)
         self.big_m = lcm(*range(1, max_opps + 1)) if max_opps else 1
         self.m_over = [0] + [self.big_m // k for k in range(1, max_opps + 1)]
 
@@ -342,15 +377,24 @@ class _Standings:
         lo, hi = self.floor_units, self.cap_units
         raw = [
             (w * tden + t * tnum) * per[p]
-            for w, t, p in zip(self.wr_wins, self.ties, self.wr_played, strict=True)
+            for w, t, p in zip(self.rate_wins, self.ties, self.wr_played, strict=True)
         ]
         wr = [v if v >= lo else lo for v in raw]
-        if any(drop_at):
-            wr = [v if not d or v <= hi else hi for v, d in zip(wr, drop_at, strict=True)]
+        last_swiss = self.last_swiss
+        if any(0 < d < last_swiss for d in drop_at):
+            wr = [
+                hi if 0 < d < last_swiss and v > hi else v for v, d in zip(wr, drop_at, strict=True)
+            ]
         self.wr_final = wr
         get = wr.__getitem__
         # OWP numerators over L*M, OOWP numerators over L*M*M (exact).
         owp = [sum(map(get, oi)) * m_over[len(oi)] for oi in opps]
+        if self.earned:
+            full = self.big_l
+            for i, v in enumerate(self.virtual):
+                if v:
+                    oi = opps[i]
+                    owp[i] = (sum(map(get, oi)) + v * full) * m_over[len(oi) + v]
         frozen_oowp = self._freeze(owp) if any(0 < d < self.last for d in drop_at) else {}
         get = owp.__getitem__
         oowp = [sum(map(get, oi)) * m_over[len(oi)] for oi in opps]
@@ -378,7 +422,8 @@ class _Standings:
                 forced_rounds.setdefault(i, []).append(r)
             for rounds in forced_rounds.values():
                 rounds.sort()
-        units, count = [0] * n, [0] * n
+        units, count, virtual = [0] * n, [0] * n, [0] * n
+        earned, next_earned, full = self.earned, 0, self.big_l
         capped: set[int] = set()
         frozen_owp: dict[int, int] = {}
         frozen_oowp: dict[int, int] = {}
@@ -390,18 +435,24 @@ class _Standings:
                 count[b] += 1
                 if w >= 0:
                     units[w] += tden
-                else:
+                elif w == -1:
                     units[a] += tnum
                     units[b] += tnum
             begin = end
+            while next_earned < len(earned) and earned[next_earned][0] <= d:
+                i = earned[next_earned][1]
+                units[i] += tden
+                virtual[i] += 1
+                next_earned += 1
             now = by_round[d]
-            capped.update(now)
+            if d < self.last_swiss:
+                capped.update(now)
             wr_d: dict[int, int] = {}
 
             def win_rate(i: int, d: int = d, wr_d: dict[int, int] = wr_d) -> int:
                 value = wr_d.get(i)
                 if value is None:
-                    played = count[i]
+                    played = count[i] + virtual[i]
                     if i in forced_rounds:
                         played += bisect_right(forced_rounds[i], d)
                     value = units[i] * per[played]
@@ -417,7 +468,9 @@ class _Standings:
             needed = {o for i in now for o in opps[i] if not 0 < drop_at[o] < d}
             needed.update(now)
             owp_d = {
-                o: sum(map(win_rate, opps[o][: count[o]])) * m_over[count[o]] for o in needed
+                o: (sum(map(win_rate, opps[o][: count[o]])) + virtual[o] * full)
+                * m_over[count[o] + virtual[o]]
+                for o in needed
             }
             for i in now:
                 oi = opps[i]
@@ -603,6 +656,9 @@ def _request_from_json(data: Any) -> dict[str, Any]:
     late = data.get("late", {})
     if not isinstance(late, dict):
         raise RulesError("bad_input", "'late' must be an object")
+    top_cut = data.get("top_cut", 0)
+    if isinstance(top_cut, bool) or not isinstance(top_cut, int) or top_cut < 0:
+        raise RulesError("bad_input", "'top_cut' must be a whole number of players")
     return {
         "players": players,
         "matches": matches,
@@ -610,6 +666,8 @@ def _request_from_json(data: Any) -> dict[str, Any]:
         "late": late,
         "seed": data.get("seed", 0),
         "through_round": data.get("through_round"),
+        "swiss_rounds": data.get("swiss_rounds"),
+        "top_cut": top_cut,
     }
 
 
@@ -618,10 +676,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Request: ``{"players": [ids], "matches": [{"round", "a", "b" (id or null), "result"
     ("a" | "b" | "tie"), "earned" (optional)}], "dropped": [ids], "drop_round": {id: round},
-    "late": {id: round}, "seed" (optional), "through_round" (optional)}``.  A dropped player
-    without a ``drop_round`` dropped after the last round.  Prints ``{"standings": [{"id",
-    "rank", "points", "record", "owp", "oowp", "dropped"}, ...]}`` best first.  Bad input: one
-    line on stderr, exit status 2.
+    "late": {id: round}, "seed" (optional), "through_round" (optional), "swiss_rounds"
+    (optional), "top_cut" (optional: the cut's size)}``.  A dropped player without a
+    ``drop_round`` dropped after the last round.  Prints ``{"standings": [{"id", "rank",
+    "seed", "points", "record", "owp", "oowp", "dropped"}, ...]}``: with a top cut, its seeds
+    first (``seed`` 1..size; a dropped player gets none), then everyone else in standings
+    order (`rules.topcut.seeded_order`).  Bad input: one line on stderr, exit status 2.
     """
     try:
         try:
@@ -636,22 +696,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             late=request["late"],
             seed=request["seed"],
             through_round=request["through_round"],
+            swiss_rounds=request["swiss_rounds"],
+        )
+        by_id = {s.id: s for s in standings}
+        order = seeded_order(
+            [s.id for s in standings], request["top_cut"], [s.id for s in standings if s.dropped]
         )
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    seeds = {pid: k for k, pid in enumerate(order[: request["top_cut"]], start=1)}
     out = {
         "standings": [
             {
                 "id": s.id,
                 "rank": s.rank,
+                "seed": seeds.get(s.id),
                 "points": s.points,
                 "record": s.record,
                 "owp": s.owp,
                 "oowp": s.oowp,
                 "dropped": s.dropped,
             }
-            for s in standings
+            for s in map(by_id.__getitem__, order)
         ]
     }
     json.dump(out, sys.stdout)

@@ -10,11 +10,11 @@ round.  Within a pair the better seed comes first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rules.errors import RulesError
 
-__all__ = ["bracket", "bracket_order", "next_round"]
+__all__ = ["bracket", "bracket_order", "next_round", "seeded_order"]
 
 
 def _check_ids(ids: Sequence[str], what: str) -> list[str]:
@@ -61,3 +61,18 @@ def next_round(winners_in_bracket_order: Sequence[str]) -> list[tuple[str, str]]
             "bad_top_cut", f"a top-cut round needs 2, 4, 8, ... winners, not {len(winners)}"
         )
     return [(winners[k], winners[k + 1]) for k in range(0, len(winners), 2)]
+
+
+def seeded_order(order: Sequence[str], size: int, dropped: Collection[str]) -> list[str]:
+    """The Swiss order with the top cut taken out of it, as TOM lists it: the first ``size``
+    players of ``order`` (the standings, best first) who have not dropped are the seeds, in
+    that order; everyone else follows in standings order.  A player who dropped after the
+    last Swiss round gets no seed, so one who finished in a place of the cut is listed first
+    below it (TOM's harness event drop-after-swiss-cup, p15)."""
+    players = _check_ids(order, "order")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise RulesError("bad_top_cut", f"a top cut size is a whole number, not {size!r}")
+    gone = set(dropped)
+    seeds = [pid for pid in players if pid not in gone][:size]
+    chosen = set(seeds)
+    return seeds + [pid for pid in players if pid not in chosen]

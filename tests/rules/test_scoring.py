@@ -25,7 +25,10 @@ def test_play_pokemon_numbers():
     assert PLAY_POKEMON.owp_floor == 0.25
     assert PLAY_POKEMON.dropped_cap == 0.75
     assert PLAY_POKEMON.tie_counts_as == 0.5
-    assert PLAY_POKEMON.tiebreak_decimals == 2
+    # TOM compares OWP and OOWP exactly (tests/rules/test_tom_exports.py) and counts an
+    # earned bye as a won round.
+    assert PLAY_POKEMON.tiebreak_decimals is None
+    assert PLAY_POKEMON.earned_bye_is_win is True
 
 
 def test_ruleset_is_frozen_and_round_trips():
@@ -33,8 +36,8 @@ def test_ruleset_is_frozen_and_round_trips():
         PLAY_POKEMON.win_points = 2  # type: ignore[misc]
     data = json.loads(json.dumps(PLAY_POKEMON.to_dict()))
     assert RuleSet.from_dict(data) == PLAY_POKEMON
-    custom = RuleSet.from_dict({"tie_counts_as": 0.0, "tiebreak_decimals": None})
-    assert custom.tie_counts_as == 0.0 and custom.tiebreak_decimals is None
+    custom = RuleSet.from_dict({"tie_counts_as": 0.0, "tiebreak_decimals": 2})
+    assert custom.tie_counts_as == 0.0 and custom.tiebreak_decimals == 2
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,9 @@ def by_id(standings):
 # -- a straightforward reference implementation of the module docstring -------------------------
 
 
-def reference(players, matches, dropped=None, late=None, rules=PLAY_POKEMON, through=None):
+def reference(
+    players, matches, dropped=None, late=None, rules=PLAY_POKEMON, through=None, swiss=None
+):
     """Exact fractions, computed per definition, recursively 'as of' a round."""
     dropped = dict(dropped or {})
     late = dict(late or {})
@@ -42,6 +44,7 @@ def reference(players, matches, dropped=None, late=None, rules=PLAY_POKEMON, thr
         have = {m.round for m in matches if m.a == pid or m.b == pid}
         matches += [M(r, pid, None, "b") for r in range(1, min(lr, last) + 1) if r not in have]
     drop = {p: d for p, d in dropped.items() if d <= last}
+    last_swiss = last if swiss is None else swiss
     tie = Fraction(str(rules.tie_counts_as))
     floor = Fraction(str(rules.owp_floor))
     cap = Fraction(str(rules.dropped_cap))
@@ -62,21 +65,31 @@ def reference(players, matches, dropped=None, late=None, rules=PLAY_POKEMON, thr
             if m.b is None:
                 if m.result == "b" and rules.late_loss_counts_as_played:
                     played += 1
+                if m.result == "a" and m.earned and rules.earned_bye_is_win:
+                    won += 1
+                    played += 1
                 continue
             played += 1
             if m.result == "tie":
                 won += tie
+            elif m.result == "double_loss":
+                pass
             elif (m.result == "a") == (m.a == p):
                 won += 1
         value = max(won / played if played else Fraction(0), floor)
-        if p in drop and drop[p] <= r:
+        if p in drop and drop[p] <= r and drop[p] < last_swiss:
             value = min(value, cap)
         return value
 
+    def earned_byes(p, r):
+        if not rules.earned_bye_is_win:
+            return 0
+        return sum(1 for m in games(p, r) if m.b is None and m.result == "a" and m.earned)
+
     def owp(p, r):
         r = as_of(p, r)
-        opps = opponents(p, r)
-        return sum((win_rate(o, r) for o in opps), Fraction(0)) / len(opps) if opps else Fraction(0)
+        rates = [win_rate(o, r) for o in opponents(p, r)] + [Fraction(1)] * earned_byes(p, r)
+        return sum(rates, Fraction(0)) / len(rates) if rates else Fraction(0)
 
     def oowp(p, r):
         r = as_of(p, r)
@@ -89,6 +102,8 @@ def reference(players, matches, dropped=None, late=None, rules=PLAY_POKEMON, thr
         for m in games(p, last):
             if m.result == "tie":
                 t += 1
+            elif m.result == "double_loss":
+                lo += 1
             elif (m.result == "a") == (m.a == p):
                 w += 1
             else:
@@ -144,7 +159,9 @@ def test_points_records_and_win_rates():
     assert (s["cat"].points, s["cat"].record) == (1, "0-2-1")
     # ann's opponents: bob 1/3, cat (0.5)/3 -> floor 0.25, dan (1 + 1)/3 = 2/3
     exact = (Fraction(1, 3) + Fraction(1, 4) + Fraction(2, 3)) / 3  # 0.4166...
-    assert s["ann"].owp == 0.42 == float(round(exact, 2))
+    assert s["ann"].owp == float(exact)
+    rounded_rules = RuleSet(tiebreak_decimals=2)
+    assert by_id(compute_standings(players, matches, rules=rounded_rules))["ann"].owp == 0.42
     assert isinstance(s["ann"], Standing)
 
 
@@ -159,8 +176,10 @@ def test_a_tie_is_half_a_win_in_the_win_rate():
     players = ["x", "y", "a", "b", "c"]
     exact = RuleSet(tiebreak_decimals=None)
     assert by_id(compute_standings(players, matches, rules=exact))["y"].owp == 0.625
-    assert by_id(compute_standings(players, matches))["y"].owp == 0.62  # half-even
-    up = RuleSet(tiebreak_rounding="half_up")
+    assert by_id(compute_standings(players, matches))["y"].owp == 0.625  # TOM: exact
+    even = RuleSet(tiebreak_decimals=2)
+    assert by_id(compute_standings(players, matches, rules=even))["y"].owp == 0.62
+    up = RuleSet(tiebreak_decimals=2, tiebreak_rounding="half_up")
     assert by_id(compute_standings(players, matches, rules=up))["y"].owp == 0.63
     nothing = RuleSet(tie_counts_as=0.0, tiebreak_decimals=None)
     assert by_id(compute_standings(players, matches, rules=nothing))["y"].owp == 0.5
@@ -180,11 +199,72 @@ def test_byes_score_but_do_not_enter_win_rates():
     assert s["a"].owp == 1.0
 
 
-def test_earned_byes_count_like_byes():
+def test_an_earned_bye_is_a_won_round_and_a_perfect_opponent():
+    """The TOM data's README: "an earned bye counts as a won round in the holder's own win
+    rate and, in the holder's OWP, as an opponent at 100%"."""
     players = ["a", "b", "c"]
     plain = [M(1, "a", None, "a"), M(1, "b", "c", "a"), M(2, "a", "b", "a"), M(2, "c", None, "a")]
     earned = [M(1, "a", None, "a", earned=True), *plain[1:]]
-    assert compute_standings(players, plain) == compute_standings(players, earned)
+    s, e = by_id(compute_standings(players, plain)), by_id(compute_standings(players, earned))
+    assert (e["a"].points, e["a"].record) == (s["a"].points, s["a"].record) == (6, "2-0-0")
+    # a's OWP: b (1 win in 2) alone after a plain bye; b and the earned bye's 100 % after one
+    assert s["a"].owp == 0.5
+    assert e["a"].owp == (0.5 + 1) / 2
+    # b's OWP: c (0/1 -> floor 25 %) and a: 1/1 after a plain bye, 2/2 after an earned one
+    assert s["b"].owp == e["b"].owp == (0.25 + 1) / 2
+    # c met only b: 1/2 either way. The OOWP uses real opponents only.
+    assert e["c"].owp == 0.5 and e["c"].oowp == e["b"].owp
+    # The old reading, an earned bye scored like any bye, is a rule set away.
+    like_a_bye = RuleSet(earned_bye_is_win=False)
+    assert compute_standings(players, earned, rules=like_a_bye) == compute_standings(players, plain)
+
+
+def test_an_earned_bye_raises_the_holders_own_win_rate():
+    players = ["a", "b", "c", "d"]
+    matches = [
+        M(1, "a", None, "a", earned=True),
+        M(1, "b", "c", "a"),
+        M(2, "a", "b", "b"),
+        M(2, "c", "d", "a"),
+    ]
+    s = by_id(compute_standings(players, matches, late={"d": 1}))
+    # b's opponents: c (1/2) and a, who won the earned bye and lost to b: 1 win in 2 rounds
+    assert s["b"].owp == (0.5 + 0.5) / 2
+
+
+def test_a_double_loss_is_a_loss_for_both_and_they_are_opponents():
+    players = ["a", "b", "c", "d"]
+    matches = [
+        M(1, "a", "b", "double_loss"),
+        M(1, "c", "d", "a"),
+        M(2, "a", "c", "a"),
+        M(2, "b", "d", "a"),
+    ]
+    s = by_id(compute_standings(players, matches))
+    assert (s["a"].record, s["a"].points) == ("1-1-0", 3)
+    assert (s["b"].record, s["b"].points) == ("1-1-0", 3)
+    # a's opponents: b (1 win in 2) and c (1 win in 2)
+    assert s["a"].owp == 0.5
+    # d's opponents: c (1/2) and b (1/2)
+    assert s["d"].owp == 0.5
+    with pytest.raises(RulesError):
+        compute_standings(players, [M(1, "a", None, "double_loss")])
+
+
+def test_the_cap_applies_only_to_drops_before_the_last_swiss_round():
+    """The TOM data's README: "a player who drops before the last Swiss round has their own
+    win rate capped at 75%; one who drops after it is not"."""
+    players = ["d", "x", "y", "z"]
+    matches = [
+        M(1, "d", "x", "a"),
+        M(1, "y", "z", "a"),
+        M(2, "d", "y", "a"),
+        M(2, "x", "z", "a"),
+    ]
+    after = by_id(compute_standings(players, matches, dropped={"d": 2}))
+    assert after["d"].dropped and after["x"].owp == (1 + 0.25) / 2
+    before = by_id(compute_standings(players, matches, dropped={"d": 2}, swiss_rounds=3))
+    assert before["x"].owp == (0.75 + 0.25) / 2
 
 
 def test_late_entrant_forced_losses():
@@ -249,7 +329,8 @@ def test_head_to_head_breaks_a_two_way_tie():
     for seed in range(20):
         standings = compute_standings(players, matches, seed=seed)
         keys = {s.id: (s.points, s.owp, s.oowp) for s in standings}
-        assert keys["a"] == keys["b"] == (6, 0.44, 0.52)
+        assert keys["a"] == keys["b"]
+        assert (keys["a"][0], round(keys["a"][1], 2), round(keys["a"][2], 2)) == (6, 0.44, 0.52)
         assert [s.id for s in standings][:2] == ["b", "a"]
 
 
@@ -322,7 +403,7 @@ def tournaments(draw):
             bye = present.pop()
             matches.append(M(rnd, bye, None, "a", earned=rnd == 1 and rng.random() < 0.3))
         for a, b in zip(present[::2], present[1::2], strict=True):
-            matches.append(M(rnd, a, b, rng.choice(["a", "b", "a", "b", "tie"])))
+            matches.append(M(rnd, a, b, rng.choice(["a", "b", "a", "b", "tie", "double_loss"])))
         for p in present:
             if rnd < rounds and rng.random() < 0.15:
                 dropped[p] = rnd
@@ -330,11 +411,16 @@ def tournaments(draw):
         st.sampled_from(
             [
                 PLAY_POKEMON,
-                RuleSet(tiebreak_decimals=None),
-                RuleSet(tiebreak_rounding="floor"),
+                RuleSet(tiebreak_decimals=2),
+                RuleSet(tiebreak_decimals=2, tiebreak_rounding="floor"),
+                RuleSet(earned_bye_is_win=False),
                 RuleSet(tie_counts_as=0.0, tiebreak_decimals=None),
                 RuleSet(tie_counts_as=0.3, owp_floor=0.2, dropped_cap=0.8, tiebreak_decimals=4),
-                RuleSet(late_loss_counts_as_played=False, tiebreak_rounding="half_up"),
+                RuleSet(
+                    late_loss_counts_as_played=False,
+                    tiebreak_decimals=2,
+                    tiebreak_rounding="half_up",
+                ),
             ]
         )
     )
@@ -342,13 +428,16 @@ def tournaments(draw):
 
 
 @settings(max_examples=120, deadline=None)
-@given(tournaments(), st.integers(min_value=0, max_value=3))
-def test_matches_the_reference_implementation(tournament, seed):
+@given(tournaments(), st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=2))
+def test_matches_the_reference_implementation(tournament, seed, more_rounds):
     players, matches, dropped, late, rules = tournament
+    last = max([m.round for m in matches] + list(dropped.values()) + list(late.values()) + [0])
+    swiss = last + more_rounds  # the event may have Swiss rounds still to play
     standings = compute_standings(
-        players, matches, dropped=dropped, late=late, rules=rules, seed=seed
+        players, matches, dropped=dropped, late=late, rules=rules, seed=seed, swiss_rounds=swiss
     )
-    assert_matches_reference(standings, reference(players, matches, dropped, late, rules), rules)
+    ref = reference(players, matches, dropped, late, rules, swiss=swiss)
+    assert_matches_reference(standings, ref, rules)
     assert {s.id for s in standings if s.dropped} == set(dropped)
 
 
