@@ -1,5 +1,6 @@
-# One Makefile for people and CI. `make run` needs nothing but Python; `make test` needs
-# PostgreSQL and a broker (see README.md).
+# One Makefile for people and CI. `make run` needs nothing but Python; `make test` starts
+# PostgreSQL, Redis and RabbitMQ and installs Chromium when they are missing
+# (scripts/test_setup.sh), then checks them (scripts/check_services.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -38,6 +39,7 @@ format: install
 	$(BIN)/ruff format .
 
 test: install lint
+	bash scripts/test_setup.sh
 	$(TEST_ENV) EXTRA_BROKER_URLS=$(TEST_AMQP_URL) $(PY) scripts/check_services.py
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
