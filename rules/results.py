@@ -16,7 +16,13 @@ Best of 1: the winner of the game wins the match. Best of 3: the first to two ga
 At time (`at_time`): in Swiss, the player with more game wins wins and level game wins make
 a tie; in the top cut a level match is decided by a sudden-death game. An intentional draw
 is a tie in Swiss and is not allowed in the top cut. A double game loss in best of 1 is a
-loss for both players.
+loss for both players in Swiss.
+
+The top cut is single elimination and needs a winner: a match that would end without one (a
+double game loss in best of 1, or best of 3 level after three games) goes on with a
+tiebreaker game, as the tournament handbook has it. Every game played to settle a level top-
+cut match (after time, or after a double game loss) is played with the event's sudden-death
+Prize count, like a replay.
 """
 
 from __future__ import annotations
@@ -108,7 +114,7 @@ def resolve_match(
             raise RulesError("invalid-result", f"Game {index}: unknown outcome {game.outcome!r}.")
         if game.reason not in REASONS:
             raise RulesError("invalid-result", f"Game {index}: unknown reason {game.reason!r}.")
-        if _decided(placed, a_wins, b_wins, need, best_of) and not replay_pending:
+        if _decided(placed, a_wins, b_wins, need, best_of, top_cut) and not replay_pending:
             raise RulesError(
                 "invalid-result", f"Game {index} was listed after the match was already decided."
             )
@@ -120,7 +126,8 @@ def resolve_match(
             raise RulesError(
                 "invalid-result", f"Game {index} is unfinished, but time was not called."
             )
-        default_prizes = sudden_death_prizes if replay_pending else FULL_PRIZES
+        settling = top_cut and _level_and_over(placed, a_wins, b_wins, best_of)
+        default_prizes = sudden_death_prizes if replay_pending or settling else FULL_PRIZES
         prizes = game.prizes if game.prizes is not None else default_prizes
         placed.append(PlayedGame(number, sequence, game.outcome, game.reason, prizes))
         if game.outcome == "both_won":
@@ -141,6 +148,11 @@ def resolve_match(
         )  # fmt: skip
     if a_wins >= need or b_wins >= need:
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
+    if top_cut and _level_and_over(placed, a_wins, b_wins, best_of) and not at_time:
+        return Resolution(
+            None, a_wins, b_wins, tuple(placed),
+            NextGame(number, 0, sudden_death_prizes, "no winner in the top cut: a tiebreaker game"),
+        )  # fmt: skip
     if best_of == 1 and placed and placed[-1].outcome == "double_loss":
         return Resolution("double_loss", 0, 0, tuple(placed), None)
     if at_time:
@@ -155,15 +167,33 @@ def resolve_match(
     if best_of == 3 and len([g for g in placed if not g.is_replay]) >= 3:
         # Three games with double losses and no winner: nobody can reach two wins.
         if a_wins == b_wins:
-            return Resolution("double_loss" if a_wins == 0 else "tie", a_wins, b_wins, tuple(placed), None)
+            return Resolution(
+                "double_loss" if a_wins == 0 else "tie", a_wins, b_wins, tuple(placed), None
+            )
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
-    return Resolution(None, a_wins, b_wins, tuple(placed), NextGame(number, 0, FULL_PRIZES, "next game"))
+    return Resolution(
+        None, a_wins, b_wins, tuple(placed), NextGame(number, 0, FULL_PRIZES, "next game")
+    )
 
 
-def _decided(placed: list[PlayedGame], a_wins: int, b_wins: int, need: int, best_of: int) -> bool:
+def _decided(
+    placed: list[PlayedGame], a_wins: int, b_wins: int, need: int, best_of: int, top_cut: bool
+) -> bool:
     if max(a_wins, b_wins) >= need:
         return True
-    return best_of == 1 and bool(placed) and placed[-1].outcome == "double_loss"
+    return not top_cut and best_of == 1 and bool(placed) and placed[-1].outcome == "double_loss"
+
+
+def _level_and_over(placed: list[PlayedGame], a_wins: int, b_wins: int, best_of: int) -> bool:
+    """The regular games are over with nobody ahead: after time was called on an unfinished
+    game, after a best-of-1 double game loss, or after three best-of-3 games level."""
+    if not placed or a_wins != b_wins:
+        return False
+    if placed[-1].outcome == "tie":
+        return True
+    if best_of == 1:
+        return placed[-1].outcome == "double_loss"
+    return len([g for g in placed if not g.is_replay]) >= 3
 
 
 def games_from_payload(payload: object) -> list[GameResult]:

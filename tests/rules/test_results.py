@@ -36,7 +36,9 @@ def test_match_results(games, best_of, kw, result, score):
 
 
 def test_sudden_death_chain_keeps_every_replay_in_its_slot_with_the_events_prizes():
-    resolution = resolve_match(g("a", "both_won", "both_won", "b", "a"), best_of=3, sudden_death_prizes=1)
+    resolution = resolve_match(
+        g("a", "both_won", "both_won", "b", "a"), best_of=3, sudden_death_prizes=1
+    )
     slots = [(x.number, x.sequence, x.outcome, x.prizes) for x in resolution.games]
     assert slots == [
         (1, 0, "a", 6),
@@ -115,3 +117,62 @@ def test_no_show_and_penalty_are_game_losses_with_their_reason():
 def test_bad_payloads(payload):
     with pytest.raises(RulesError):
         games_from_payload(payload)
+
+
+# -- the top cut needs a winner -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("games", "best_of", "at_time"),
+    [
+        (["double_loss"], 1, False),
+        (["a", "b", "double_loss"], 3, False),
+        (["double_loss", "double_loss", "double_loss"], 3, False),
+        (["a", "b", "tie"], 3, True),
+        (["tie"], 1, True),
+    ],
+)
+def test_a_top_cut_match_without_a_winner_goes_on_with_a_tiebreaker_game(games, best_of, at_time):
+    """Single elimination needs a winner: after a double game loss the players play a
+    tiebreaker game (the tournament handbook's rule, issue 13), never a 'double loss' or a
+    'tie' that the bracket would have to advance somebody from."""
+    resolution = resolve_match(
+        g(*games), best_of=best_of, top_cut=True, at_time=at_time, sudden_death_prizes=1
+    )
+    assert resolution.result is None and not resolution.complete
+    assert resolution.next_game is not None
+    assert resolution.next_game.prizes == 1
+    assert resolution.next_game.number == len(games) + 1
+    # The same games in Swiss end the match.
+    assert resolve_match(g(*games), best_of=best_of, at_time=at_time).complete
+
+
+@pytest.mark.parametrize(
+    ("games", "best_of", "at_time", "result", "regular"),
+    [
+        (["double_loss", "b"], 1, False, "b", 1),
+        (["double_loss", "double_loss", "a"], 1, False, "a", 1),
+        (["a", "b", "double_loss", "b"], 3, False, "b", 3),
+        (["a", "b", "tie", "a"], 3, True, "a", 3),
+        (["tie", "b"], 1, True, "b", 1),
+    ],
+)
+def test_the_game_that_settles_a_level_top_cut_match_uses_the_events_prizes(
+    games, best_of, at_time, result, regular
+):
+    """A game played after time (or after a double game loss) to settle a top-cut match is a
+    sudden-death game: it is stored with the event's Prize count (1 here), not 6."""
+    resolution = resolve_match(
+        g(*games), best_of=best_of, top_cut=True, at_time=at_time, sudden_death_prizes=1
+    )
+    assert resolution.result == result
+    assert [x.prizes for x in resolution.games] == [6] * regular + [1] * (len(games) - regular)
+
+
+def test_a_double_loss_in_the_top_cut_is_not_the_end_of_the_match():
+    with pytest.raises(RulesError):
+        resolve_match(g("a", "a"), best_of=1, top_cut=True)
+    # A double game loss is followed by the tiebreaker, so a game after it is expected.
+    assert resolve_match(g("double_loss", "a"), best_of=1, top_cut=True).result == "a"
+    with pytest.raises(RulesError):
+        resolve_match(g("double_loss", "a"), best_of=1)
