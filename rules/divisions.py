@@ -5,8 +5,16 @@ players born in `senior_from` or later (and not Juniors) are Seniors, everyone e
 The years move every season, so they are data of the season, not constants here.
 """
 
+from collections.abc import Mapping
+
 JUNIOR, SENIOR, MASTERS = "junior", "senior", "masters"
 ORDER = (JUNIOR, SENIOR, MASTERS)
+
+# The smallest division that plays on its own.  TOM's saves combine every division below it
+# with the next older one (tests/rules/test_divisions.py: all nine multi-division exports fit
+# any minimum from 5 to 10, and none below 5); 8 is the top of the attendance table's smallest
+# row (4-8 players: three rounds, no top cut).
+MIN_DIVISION_PLAYERS = 8
 
 
 def division_for(birth_year: int, *, junior_from: int, senior_from: int) -> str:
@@ -17,3 +25,34 @@ def division_for(birth_year: int, *, junior_from: int, senior_from: int) -> str:
     if birth_year >= senior_from:
         return SENIOR
     return MASTERS
+
+
+def combine_small_divisions(counts: Mapping[str, int], *, minimum: int) -> list[tuple[str, ...]]:
+    """The pods of an event run with separate divisions: each division plays on its own,
+    except one with fewer than ``minimum`` players (the smallest attendance the structure
+    table knows), which is combined with the next older one before round 1 (Juniors with
+    Seniors, Seniors with Masters, as TOM's combined pods do); the oldest, when too small, joins
+    the next younger.  The check repeats on the combined pod.  ``counts`` maps divisions to
+    their players; divisions without players have no pod.  Pods are listed youngest first.
+
+    >>> combine_small_divisions({"junior": 2, "senior": 9, "masters": 18}, minimum=4)
+    [('junior', 'senior'), ('masters',)]
+    """
+    unknown = set(counts) - set(ORDER)
+    if unknown:
+        raise ValueError(f"unknown divisions: {', '.join(sorted(unknown))}")
+    pods = [(division,) for division in ORDER if counts.get(division, 0) > 0]
+
+    def size(pod: tuple[str, ...]) -> int:
+        return sum(counts[d] for d in pod)
+
+    k = 0
+    while k < len(pods) and len(pods) > 1:
+        if size(pods[k]) >= minimum:
+            k += 1
+        elif k + 1 < len(pods):
+            pods[k : k + 2] = [pods[k] + pods[k + 1]]
+        else:
+            pods[k - 1 : k + 1] = [pods[k - 1] + pods[k]]
+            k -= 1
+    return pods
