@@ -42,10 +42,10 @@ test: install lint
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
 worker: install
-	$(BIN)/celery -A league worker --loglevel=INFO
+	$(BIN)/celery -A config worker --loglevel=INFO
 
 beat: install
-	$(BIN)/celery -A league beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 bench: install  ## the rules engines; benchmarks/bench_site.py measures the site on PostgreSQL
 	$(PY) benchmarks/bench_swiss.py

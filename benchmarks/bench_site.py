@@ -50,7 +50,7 @@ def bench_import() -> None:
 
 def setup_django():
     os.environ.update(ENV)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
@@ -115,7 +115,7 @@ def bench_api(n: int = 200) -> None:
         response = client.post(url, {"decklist_text": text}, format="json")
         timings.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 201, response.content
-    from league.celery import app
+    from config.celery import app
 
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge("bench-api")

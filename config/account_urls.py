@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from league import views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),

@@ -6,7 +6,7 @@ from rest_framework.routers import DefaultRouter
 from decks import api as decks_api
 from matches import api as matches_api
 
-from . import api as league_api
+from league import api as league_api
 
 router = DefaultRouter()
 router.register("cards", decks_api.CardViewSet, basename="card")
