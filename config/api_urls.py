@@ -4,9 +4,8 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
-from matches import api as matches_api
-
 from league import api as league_api
+from matches import api as matches_api
 
 router = DefaultRouter()
 router.register("cards", decks_api.CardViewSet, basename="card")

@@ -3,9 +3,8 @@
 from django.urls import include, path
 
 from decks import views as deck_views
-from matches import views as match_views
-
 from league import views
+from matches import views as match_views
 
 urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),

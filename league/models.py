@@ -110,6 +110,9 @@ class Event(models.Model):
         default=False, help_text="Pair only players who checked in"
     )
     decklists_published = models.BooleanField(default=False)
+    # Written by `matches.services` as it pairs each Swiss round, so that the league app
+    # (drops, late entry) knows how far the event is without reading `matches`' tables.
+    swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
     created_at = models.DateTimeField(auto_now_add=True)
 

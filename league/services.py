@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from functools import partial
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -45,11 +45,7 @@ def division_of(player: Player, event: Event) -> str:
 
 def rounds_started(event: Event) -> int:
     """The number of Swiss rounds paired so far (0 before the event starts)."""
-    from django.apps import apps
-
-    # `matches` sits above `league`; ask for its model by name instead of importing it.
-    Round = apps.get_model("matches", "Round")
-    return Round.objects.filter(event=event, stage="swiss").aggregate(n=Max("number"))["n"] or 0
+    return event.swiss_rounds_paired
 
 
 @transaction.atomic

@@ -71,13 +71,6 @@ class ResultInputSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
-def _visible_rounds(request, event: Event):
-    qs = Round.objects.filter(event=event)
-    if not permissions.is_event_staff(request.user, event):
-        qs = qs.exclude(status=Round.Status.PAIRED)
-    return qs
-
-
 class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     serializer_class = RoundSerializer
@@ -102,7 +95,9 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         if not event_id.isdigit():
             return Response({"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST)
         event = get_object_or_404(Event, pk=event_id)
-        rounds = _visible_rounds(request, event).prefetch_related(
+        rounds = selectors.visible_rounds(
+            event, staff=permissions.is_event_staff(request.user, event)
+        ).prefetch_related(
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
         return Response(RoundSerializer(rounds, many=True).data)

@@ -23,8 +23,8 @@ from league import services as league_services
 from league.models import Event, Registration
 from rules import swiss, topcut
 from rules.errors import DomainError
-from rules.results import Resolution, games_from_payload, resolve_match
-from rules.scoring import PLAY_POKEMON, structure_for, table_from_rows
+from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
+from rules.scoring import PLAY_POKEMON, match_points, structure_for, table_from_rows
 from rules.standings import compute_standings
 
 from . import notify, selectors
@@ -83,25 +83,20 @@ def _pairing_players(event: Event, division: str | None) -> list[swiss.PairingPl
     if division:
         regs = regs.filter(division=division)
     regs = list(regs)
-    points: dict[int, int] = defaultdict(int)
     opponents: dict[int, list[str]] = defaultdict(list)
     had_bye: set[int] = set()
-    score = {"win": PLAY_POKEMON.win_points, "tie": PLAY_POKEMON.tie_points, "loss": PLAY_POKEMON.loss_points}
-    results = Match.objects.filter(
-        round__event=event, round__stage=Round.Stage.SWISS, status=Match.Status.FINAL
-    ).values_list("player_a_id", "player_b_id", "result")
-    for a, b, result in results:
+    results = list(
+        Match.objects.filter(
+            round__event=event, round__stage=Round.Stage.SWISS, status=Match.Status.FINAL
+        ).values_list("player_a_id", "player_b_id", "result")
+    )
+    points = match_points(results, PLAY_POKEMON)
+    for a, b, _result in results:
         if b is None:
             had_bye.add(a)
-            points[a] += score["win"]
             continue
         opponents[a].append(str(b))
         opponents[b].append(str(a))
-        if result == Match.Result.TIE:
-            points[a] += score["tie"]
-            points[b] += score["tie"]
-        elif result in (Match.Result.A, Match.Result.B):
-            points[a if result == Match.Result.A else b] += score["win"]
     players = []
     for reg in regs:
         active = reg.status in ACTIVE and (
@@ -143,9 +138,9 @@ def pair_next_round(*, event: Event, by_user) -> Round:
     swiss_played = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
     if swiss_played < swiss_rounds:
         round_ = _pair_swiss(event, number, by_user)
-        if event.status != Event.Status.RUNNING:
-            event.status = Event.Status.RUNNING
-            event.save(update_fields=["status"])
+        event.swiss_rounds_paired = swiss_played + 1
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status", "swiss_rounds_paired"])
         return round_
     if cut < 2:
         raise DomainError("event-finished", "The Swiss rounds are over and there is no top cut.", status=409)
@@ -327,16 +322,12 @@ def _resolve(match: Match, payload: dict) -> Resolution:
 
 def _canonical(resolution: Resolution, payload: dict) -> dict:
     """The report in one normal form, so two reports of the same games compare equal."""
-    return {
-        "result": resolution.result,
-        "games": [
-            {"number": g.number, "sequence": g.sequence, "outcome": g.outcome, "reason": g.reason,
-             "prizes": g.prizes}
-            for g in resolution.games
-        ],
-        "at_time": bool(payload.get("at_time")),
-        "intentional_draw": bool(payload.get("intentional_draw")),
-    }  # fmt: skip
+    return result_snapshot(
+        result=resolution.result,
+        games=resolution.games,
+        at_time=bool(payload.get("at_time")),
+        intentional_draw=bool(payload.get("intentional_draw")),
+    )
 
 
 def _check_complete(resolution: Resolution) -> None:
@@ -418,19 +409,21 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     return match
 
 
-def _snapshot(match: Match) -> dict | None:
+def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
+    """The match's stored result as `rules.results.result_snapshot` words it (None without
+    a result); `games` in the order played, read from the database when not given."""
     if not match.result:
         return None
-    games = [
-        {"number": g.number, "sequence": g.sequence, "outcome": g.outcome, "reason": g.reason, "prizes": g.prizes}
-        for g in match.games.order_by("number", "sequence")
-    ]  # fmt: skip
-    return {"result": match.result, "games": games, "at_time": match.ended_at_time,
-            "intentional_draw": match.intentional_draw}  # fmt: skip
+    if games is None:
+        games = list(match.games.order_by("number", "sequence"))
+    return result_snapshot(
+        result=match.result, games=games, at_time=match.ended_at_time,
+        intentional_draw=match.intentional_draw,
+    )  # fmt: skip
 
 
 def _apply(match: Match, resolution: Resolution, canonical: dict, *, by_user, source: str, note: str) -> None:
-    before = _snapshot(match)
+    before = stored_result(match)
     match.games.all().delete()
     slot_heads: dict[int, Game] = {}
     for played in resolution.games:
