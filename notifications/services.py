@@ -256,12 +256,12 @@ def email_kinds_for(user) -> list[str]:
 
 def set_email_kinds(*, user, kinds: Iterable[str]) -> EmailPreference:
     """Save the kinds `user` wants by e-mail (all others off). Unknown kinds are refused
-    with `DomainError("notifications.unknown_kind")`. Pending e-mails are not changed."""
+    with `DomainError("unknown-kind")`. Pending e-mails are not changed."""
     chosen = set(kinds)
     unknown = chosen - set(NotificationKind.values)
     if unknown:
         raise DomainError(
-            "notifications.unknown_kind",
+            "unknown-kind",
             f"Unknown notification kinds: {', '.join(sorted(unknown))}.",
         )
     ordered = [kind for kind in NotificationKind.values if kind in chosen]

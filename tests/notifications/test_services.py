@@ -105,7 +105,7 @@ def test_email_kinds_default_and_saved(make_user):
     assert EmailPreference.objects.get(user=user).kinds == []
     with pytest.raises(DomainError) as error:
         services.set_email_kinds(user=user, kinds=["deck_verdict", "spam"])
-    assert error.value.code == "notifications.unknown_kind"
+    assert error.value.code == "unknown-kind"
 
 
 def test_mark_read_and_unread_count(make_user):
