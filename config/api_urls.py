@@ -19,7 +19,13 @@ router.register("matches", matches_api.MatchViewSet, basename="match")
 
 urlpatterns = [
     path("decks/check/", decks_api.check_deck, name="api-check-deck"),
-    path("events/<int:event_id>/pair-next-round/", matches_api.pair_next_round, name="api-pair-next-round"),
-    path("events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"),
+    path(
+        "events/<int:event_id>/pair-next-round/",
+        matches_api.pair_next_round,
+        name="api-pair-next-round",
+    ),
+    path(
+        "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
+    ),
     path("", include(router.urls)),
 ]

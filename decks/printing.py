@@ -99,9 +99,17 @@ class DeckSheet:
 
 
 def deck_sheet(
-    *, text: str, verdict: Mapping | None, legal: bool | None, card_count: int | None,
-    version: int | None, submitted_at: datetime | None, player_name: str, player_id: str,
-    division: str, index: CardIndex,
+    *,
+    text: str,
+    verdict: Mapping | None,
+    legal: bool | None,
+    card_count: int | None,
+    version: int | None,
+    submitted_at: datetime | None,
+    player_name: str,
+    player_id: str,
+    division: str,
+    index: CardIndex,
 ) -> DeckSheet:
     """One player's sheet from a stored decklist: its lines under their sections, the
     verdict's messages (errors first, then warnings), and when it was submitted

@@ -76,7 +76,11 @@ def standings_input(export: dict) -> dict:
         matches += [{"round": r, "a": reg, "b": None, "result": "b"} for r in range(1, entered)]
     # `rules.standings` reads `late` as the round running when the player came in.
     late = {reg: entered - 1 for reg, entered in first_round.items()}
-    players = [str(p["registration"]) for p in export["players"] if p["status"] not in ("withdrawn", "waitlisted")]
+    players = [
+        str(p["registration"])
+        for p in export["players"]
+        if p["status"] not in ("withdrawn", "waitlisted")
+    ]
     return {
         "seed": export["event"]["seed"] or str(export["event"]["id"]),
         "players": players,

@@ -105,7 +105,9 @@ def current_match(user, event: Event) -> Match | None:
 def published_matches_of(registration_ids: set[int]) -> QuerySet[Match]:
     """The matches of these registrations in published rounds, in round order."""
     return (
-        Match.objects.filter(Q(player_a_id__in=registration_ids) | Q(player_b_id__in=registration_ids))
+        Match.objects.filter(
+            Q(player_a_id__in=registration_ids) | Q(player_b_id__in=registration_ids)
+        )
         .exclude(round__status=Round.Status.PAIRED)
         .select_related("round", "player_a__player", "player_b__player")
         .order_by("round__number", "pk")

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 from rules.errors import RulesError
 
-__all__ = ["BracketBox", "BracketColumn", "bracket", "bracket_layout", "bracket_order", "next_round"]
+__all__ = [
+    "BracketBox",
+    "BracketColumn",
+    "bracket",
+    "bracket_layout",
+    "bracket_order",
+    "next_round",
+]
 
 
 def _check_ids(ids: Sequence[str], what: str) -> list[str]:

@@ -141,7 +141,10 @@ def make_event(db, staff):
     def make(players: int = 8, **fields):
         league = LeagueFactory(organisers=[staff])
         event = EventFactory(season=SeasonFactory(league=league), **fields)
-        regs = [RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN) for _ in range(players)]
+        regs = [
+            RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN)
+            for _ in range(players)
+        ]
         return event, regs
 
     return make

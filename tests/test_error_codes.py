@@ -44,7 +44,10 @@ def _error_classes(trees) -> set[str]:
         for tree in trees:
             for node in ast.walk(tree):
                 if isinstance(node, ast.ClassDef) and node.name not in names:
-                    bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases}
+                    bases = {
+                        b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                        for b in node.bases
+                    }
                     if bases & names:
                         names.add(node.name)
                         grew = True
@@ -52,7 +55,12 @@ def _error_classes(trees) -> set[str]:
 
 
 def codes_in_source() -> dict[str, set[str]]:
-    files = [p for package in PACKAGES for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
+    files = [
+        p
+        for package in PACKAGES
+        for p in (ROOT / package).rglob("*.py")
+        if "migrations" not in p.parts
+    ]
     trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in files}
     classes = _error_classes(trees.values())
     found: dict[str, set[str]] = {}

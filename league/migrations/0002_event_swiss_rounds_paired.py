@@ -14,7 +14,6 @@ def count_paired_rounds(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("league", "0001_initial"),
         ("matches", "0001_initial"),

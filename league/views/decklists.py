@@ -153,7 +153,9 @@ def event_decks(request, event_id: int):
             }
         )
     # What needs the staff's attention first: illegal lists, then missing ones, then legal.
-    rows.sort(key=lambda r: 2 if r["latest"] and r["latest"].legal else 1 if r["latest"] is None else 0)
+    rows.sort(
+        key=lambda r: 2 if r["latest"] and r["latest"].legal else 1 if r["latest"] is None else 0
+    )
     return render(
         request,
         "decks/event_decks.html",

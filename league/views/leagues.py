@@ -71,7 +71,9 @@ def event_create(request, slug: str):
         else:
             messages.success(request, f"{event.name} created.")
             return redirect("event-detail", event.pk)
-    return render(request, "league/event_form.html", {"form": form, "league": league, "season": season})
+    return render(
+        request, "league/event_form.html", {"form": form, "league": league, "season": season}
+    )
 
 
 @login_required
@@ -89,5 +91,7 @@ def event_edit(request, event_id: int):
             messages.success(request, "Event settings saved.")
             return redirect("event-detail", event.pk)
     return render(
-        request, "league/event_form.html", {"form": form, "league": event.season.league, "event": event}
+        request,
+        "league/event_form.html",
+        {"form": form, "league": event.season.league, "event": event},
     )

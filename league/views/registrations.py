@@ -24,7 +24,8 @@ def event_register(request, event_id: int):
     player = getattr(request.user, "player", None)
     if player is None:
         messages.error(
-            request, "You have no player profile yet: add your Play! Pokémon ID and birth date first."
+            request,
+            "You have no player profile yet: add your Play! Pokémon ID and birth date first.",
         )
         return redirect(f"{reverse('profile')}?next={reverse('event-detail', args=[event.pk])}")
     try:
@@ -80,5 +81,3 @@ def registration_check_in(request, event_id: int, registration_id: int):
     else:
         messages.success(request, f"{registration.player.name} is checked in.")
     return back(request, "event-detail", event_id)
-
-

@@ -11,7 +11,11 @@ ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
 
 
 def _lock_event(event: Event) -> Event:
-    return Event.objects.select_for_update().select_related("season__league", "format").get(pk=event.pk)
+    return (
+        Event.objects.select_for_update()
+        .select_related("season__league", "format")
+        .get(pk=event.pk)
+    )
 
 
 def _require_staff(user, event: Event) -> None:

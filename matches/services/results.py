@@ -54,7 +54,11 @@ def _check_complete(resolution: Resolution) -> None:
         raise DomainError(
             "result-incomplete",
             f"The match is not over: game {nxt.number}"
-            + (f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})" if nxt.prizes < 6 or nxt.sequence else "")
+            + (
+                f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})"
+                if nxt.prizes < 6 or nxt.sequence
+                else ""
+            )
             + f" is still to be played ({nxt.why}).",
         )
 
@@ -80,28 +84,47 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
     """
     match = _lock_match(match)
-    reg = Registration.objects.filter(event=match.round.event, player__user=by_user).first() if by_user else None
+    reg = (
+        Registration.objects.filter(event=match.round.event, player__user=by_user).first()
+        if by_user
+        else None
+    )
     side = match.side_of(reg.pk) if reg else None
     if side is None:
         raise DomainError("not-your-match", "You can only report your own match.", status=403)
     if match.is_bye:
         raise DomainError("result-final", "A bye needs no report.", status=409)
     if not match.round.is_public:
-        raise DomainError("round-not-public", "This round's pairings are not published yet.", status=409)
+        raise DomainError(
+            "round-not-public", "This round's pairings are not published yet.", status=409
+        )
     if match.status == Match.Status.FINAL:
-        raise DomainError("result-final", "The result already stands; ask staff to correct it.", status=409)
+        raise DomainError(
+            "result-final", "The result already stands; ask staff to correct it.", status=409
+        )
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     canonical = _canonical(resolution, payload)
     match.reports.filter(side=side, superseded=False).update(superseded=True)
     ResultReport.objects.create(match=match, side=side, reported_by=by_user, payload=canonical)
-    other = match.reports.filter(side="b" if side == "a" else "a", superseded=False).order_by("-id").first()
+    other = (
+        match.reports.filter(side="b" if side == "a" else "a", superseded=False)
+        .order_by("-id")
+        .first()
+    )
     if other is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
         notify.result_reported(match, reported_by_side=side)
     elif other.payload == canonical:
-        _apply(match, resolution, canonical, by_user=by_user, source="players", note="both players agreed")
+        _apply(
+            match,
+            resolution,
+            canonical,
+            by_user=by_user,
+            source="players",
+            note="both players agreed",
+        )
     else:
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
@@ -121,7 +144,14 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
-    _apply(match, resolution, _canonical(resolution, payload), by_user=by_user, source="staff", note=note)
+    _apply(
+        match,
+        resolution,
+        _canonical(resolution, payload),
+        by_user=by_user,
+        source="staff",
+        note=note,
+    )
     if was_disputed:
         notify.dispute_resolved(match)
     return match
@@ -140,7 +170,9 @@ def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
     )  # fmt: skip
 
 
-def _apply(match: Match, resolution: Resolution, canonical: dict, *, by_user, source: str, note: str) -> None:
+def _apply(
+    match: Match, resolution: Resolution, canonical: dict, *, by_user, source: str, note: str
+) -> None:
     before = stored_result(match)
     match.games.all().delete()
     slot_heads: dict[int, Game] = {}
@@ -162,7 +194,12 @@ def _apply(match: Match, resolution: Resolution, canonical: dict, *, by_user, so
     match.status = Match.Status.FINAL
     match.save()
     ResultChange.objects.create(
-        match=match, changed_by=_user(by_user), source=source, before=before, after=canonical, note=note[:200]
+        match=match,
+        changed_by=_user(by_user),
+        source=source,
+        before=before,
+        after=canonical,
+        note=note[:200],
     )
     if match.round.stage == Round.Stage.SWISS:
         # Marked after commit, in a transaction of its own: a hundred tables reporting at

@@ -100,7 +100,9 @@ def pair_next_round(*, event: Event, by_user) -> Round:
     last = Round.objects.filter(event=event).order_by("-number").first()
     if last and last.status != Round.Status.CLOSED:
         raise DomainError(
-            "round-open", f"Round {last.number} is not closed yet: enter every result first.", status=409
+            "round-open",
+            f"Round {last.number} is not closed yet: enter every result first.",
+            status=409,
         )
     if event.status == Event.Status.FINISHED:
         raise DomainError("event-finished", f"{event} is finished.", status=409)
@@ -114,7 +116,9 @@ def pair_next_round(*, event: Event, by_user) -> Round:
         event.save(update_fields=["status", "swiss_rounds_paired"])
         return round_
     if cut < 2:
-        raise DomainError("event-finished", "The Swiss rounds are over and there is no top cut.", status=409)
+        raise DomainError(
+            "event-finished", "The Swiss rounds are over and there is no top cut.", status=409
+        )
     return _pair_top_cut(event, number, cut, by_user)
 
 
@@ -141,7 +145,9 @@ def _pair_swiss(event: Event, number: int, by_user) -> Round:
         if sum(1 for p in players if not p.dropped) < 2:
             if division:
                 continue
-            raise DomainError("not-enough-players", "At least two active players are needed to pair a round.")
+            raise DomainError(
+                "not-enough-players", "At least two active players are needed to pair a round."
+            )
         result = swiss.pair_round(number, players, seed=f"{seed}:{division}")
         rematches += result.rematches
         pair_downs += result.pair_downs
@@ -149,7 +155,15 @@ def _pair_swiss(event: Event, number: int, by_user) -> Round:
         ordered = sorted(result.pairings, key=lambda pair: -max(points[pair[0]], points[pair[1]]))
         table = 0
         for table, (a, b) in enumerate(ordered, start=1):
-            matches.append(Match(round=round_, table=table, division=division, player_a_id=int(a), player_b_id=int(b)))
+            matches.append(
+                Match(
+                    round=round_,
+                    table=table,
+                    division=division,
+                    player_a_id=int(a),
+                    player_b_id=int(b),
+                )
+            )
         if result.bye:
             matches.append(
                 Match(round=round_, table=table + 1, division=division, player_a_id=int(result.bye),
@@ -167,7 +181,9 @@ def _swiss_order(event: Event, division: str) -> list[int]:
 
 
 def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
-    previous = Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("-number").first()
+    previous = (
+        Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("-number").first()
+    )
     matches: list[Match] = []
     round_ = Round.objects.create(
         event=event, number=number, stage=Round.Stage.TOP_CUT, seed=event.seed or str(event.pk),
@@ -177,7 +193,9 @@ def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
         if previous is None:
             order = _swiss_order(event, division)
             active = set(
-                Registration.objects.filter(event=event, status__in=ACTIVE).values_list("pk", flat=True)
+                Registration.objects.filter(event=event, status__in=ACTIVE).values_list(
+                    "pk", flat=True
+                )
             )
             seeds = [str(reg) for reg in order if reg in active][:cut]
             size = 1 << (len(seeds).bit_length() - 1) if seeds else 0
@@ -191,7 +209,15 @@ def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
                 continue
             pairs = topcut.next_round(winners)
         for table, (a, b) in enumerate(pairs, start=1):
-            matches.append(Match(round=round_, table=table, division=division, player_a_id=int(a), player_b_id=int(b)))
+            matches.append(
+                Match(
+                    round=round_,
+                    table=table,
+                    division=division,
+                    player_a_id=int(a),
+                    player_b_id=int(b),
+                )
+            )
     if not matches:
         raise DomainError("event-finished", "The top cut is over.", status=409)
     Match.objects.bulk_create(matches)
@@ -245,7 +271,9 @@ def close_round(*, round_: Round, by_user) -> Round:
     if round_.status == Round.Status.CLOSED:
         return round_
     open_tables = list(
-        round_.matches.exclude(status=Match.Status.FINAL).order_by("table").values_list("table", flat=True)
+        round_.matches.exclude(status=Match.Status.FINAL)
+        .order_by("table")
+        .values_list("table", flat=True)
     )
     if open_tables:
         shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")

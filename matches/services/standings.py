@@ -70,9 +70,16 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
-    late = {str(r.pk): r.late_entry_round - 1 for r in regs.values() if r.late_entry_round and r.late_entry_round > 1}
+    late = {
+        str(r.pk): r.late_entry_round - 1
+        for r in regs.values()
+        if r.late_entry_round and r.late_entry_round > 1
+    }
     groups = (
-        {d: [pk for pk, r in regs.items() if r.division == d] for d in {r.division for r in regs.values()}}
+        {
+            d: [pk for pk, r in regs.items() if r.division == d]
+            for d in {r.division for r in regs.values()}
+        }
         if event.division_mode == Event.DivisionMode.SEPARATE
         else {"": list(regs)}
     )
@@ -96,7 +103,9 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     return rows
 
 
-def recompute_standings(*, event_id: int, publish_round: int | None = None) -> list[StandingsSnapshot]:
+def recompute_standings(
+    *, event_id: int, publish_round: int | None = None
+) -> list[StandingsSnapshot]:
     """Recompute and store the standings after each Swiss round from the earliest round
     whose results changed (`StandingsState.dirty_from_round`) to the latest.
 
@@ -115,7 +124,9 @@ def recompute_standings(*, event_id: int, publish_round: int | None = None) -> l
     start = min(x for x in (dirty_from, publish_round, 10**4) if x is not None)
     written = []
     with transaction.atomic():
-        rounds = Round.objects.filter(event=event, stage=Round.Stage.SWISS, number__gte=start).order_by("number")
+        rounds = Round.objects.filter(
+            event=event, stage=Round.Stage.SWISS, number__gte=start
+        ).order_by("number")
         for round_ in rounds:
             rows = standings_rows(event, through_round=round_.number)
             latest = (
@@ -140,7 +151,9 @@ def recompute_standings(*, event_id: int, publish_round: int | None = None) -> l
                         version=(latest.version + 1) if latest else 1, rows=rows, published=publish,
                     )
                 )  # fmt: skip
-        StandingsState.objects.filter(pk=event_id, computed__lt=requested).update(computed=requested)
+        StandingsState.objects.filter(pk=event_id, computed__lt=requested).update(
+            computed=requested
+        )
     if publish_round and any(s.round_number == publish_round and s.published for s in written):
         notify.standings_published(event, publish_round)
     return written
@@ -154,8 +167,14 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     (ties within a stage by Swiss seed), then the rest in Swiss order."""
     rows = standings_rows(event)
     out = []
-    divisions = sorted({r["division"] for r in rows}) if event.division_mode == Event.DivisionMode.SEPARATE else [""]
-    cut_rounds = list(Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("number"))
+    divisions = (
+        sorted({r["division"] for r in rows})
+        if event.division_mode == Event.DivisionMode.SEPARATE
+        else [""]
+    )
+    cut_rounds = list(
+        Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("number")
+    )
     for division in divisions:
         swiss_order = [r["registration"] for r in rows if not division or r["division"] == division]
         seed_of = {reg: i for i, reg in enumerate(swiss_order)}
@@ -168,7 +187,9 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
                     if winner not in placed:
                         placed.append(winner)
             losers = [m.player_b_id if m.result == Match.Result.A else m.player_a_id for m in ms]
-            placed.extend(sorted((x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9)))
+            placed.extend(
+                sorted((x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9))
+            )
         placed += [reg for reg in swiss_order if reg not in placed]
         division_of = {r["registration"]: r["division"] for r in rows}
         out += [(reg, division_of[reg], place) for place, reg in enumerate(placed, start=1)]
@@ -184,13 +205,14 @@ def finish_event(*, event: Event) -> None:
     league_services.record_placements(event=event, placements=final_placements(event))
 
 
-
 def send_round_clock_reminders(*, now=None) -> int:
     """Tell staff when a running round has 10 minutes left and when time is up (celery beat,
     every minute; notification keys make repeats harmless)."""
     now = now or timezone.now()
     written = 0
-    running = Round.objects.filter(status=Round.Status.RUNNING, ends_at__lte=now + timedelta(minutes=10))
+    running = Round.objects.filter(
+        status=Round.Status.RUNNING, ends_at__lte=now + timedelta(minutes=10)
+    )
     for round_ in running.select_related("event__season__league"):
         missing = round_.matches.exclude(status=Match.Status.FINAL).count()
         stage = "time" if round_.ends_at <= now else "10min"

@@ -226,7 +226,11 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
             for table, m in tables.items():
                 box = _bracket_box(m, seeds)
                 boxes_by_id[(len(played) - 1, table)] = box
-                winner = str(m.player_a_id if box["slots"][0]["won"] else m.player_b_id) if box["winner"] else None
+                winner = (
+                    str(m.player_a_id if box["slots"][0]["won"] else m.player_b_id)
+                    if box["winner"]
+                    else None
+                )
                 played[-1][table] = (str(m.player_a_id), str(m.player_b_id), winner)
         names = {str(reg.pk): reg for m in first_round for reg in (m.player_a, m.player_b) if reg}
         columns, last = [], []

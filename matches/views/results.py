@@ -123,7 +123,9 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 for g in games
             ],
             "result": match_result_text(match) if match.status == Match.Status.FINAL else "",
-            "summary": result_summary(services.stored_result(match, games), names) if match.result else "",
+            "summary": result_summary(services.stored_result(match, games), names)
+            if match.result
+            else "",
             "staff": staff,
             "side": side,
             "opponent": names["b" if side == "a" else "a"] if side else None,

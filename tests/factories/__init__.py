@@ -51,7 +51,9 @@ class SeasonFactory(factory.django.DjangoModelFactory):
 
 
 def standard_format() -> Format:
-    fmt, _ = Format.objects.get_or_create(key="standard", defaults={"name": "Standard", "base": "standard"})
+    fmt, _ = Format.objects.get_or_create(
+        key="standard", defaults={"name": "Standard", "base": "standard"}
+    )
     return fmt
 
 

@@ -131,7 +131,9 @@ def make_round(event: Event, pairs, *, number: int = 1, status=Round.Status.PUBL
     """A round with `pairs` of registrations (`None` as B for a bye), straight in the ORM."""
     round_ = Round.objects.create(event=event, number=number, status=status, seed="pages")
     # What `matches.services.pair_next_round` records on the event for the league app.
-    Event.objects.filter(pk=event.pk, swiss_rounds_paired__lt=number).update(swiss_rounds_paired=number)
+    Event.objects.filter(pk=event.pk, swiss_rounds_paired__lt=number).update(
+        swiss_rounds_paired=number
+    )
     for table, (a, b) in enumerate(pairs, start=1):
         Match.objects.create(
             round=round_,

@@ -12,7 +12,12 @@ def test_a_top_8_before_its_first_round_is_paired_is_three_columns_of_open_boxes
 
 
 def test_played_boxes_sit_at_their_table_and_winners_move_into_the_open_boxes():
-    first = {1: ("s1", "s8", "s1"), 2: ("s4", "s5", "s5"), 3: ("s2", "s7", None), 4: ("s3", "s6", "s3")}
+    first = {
+        1: ("s1", "s8", "s1"),
+        2: ("s4", "s5", "s5"),
+        3: ("s2", "s7", None),
+        4: ("s3", "s6", "s3"),
+    }
 
     top8, top4, final = bracket_layout(4, [first])
 

@@ -16,7 +16,17 @@ def test_win_tie_loss_bye_and_double_loss():
 
     points = match_points(results, PLAY_POKEMON)
 
-    assert {p: points[p] for p in range(1, 10)} == {1: 3, 2: 0, 3: 0, 4: 3, 5: 1, 6: 1, 7: 3, 8: 0, 9: 0}
+    assert {p: points[p] for p in range(1, 10)} == {
+        1: 3,
+        2: 0,
+        3: 0,
+        4: 3,
+        5: 1,
+        6: 1,
+        7: 3,
+        8: 0,
+        9: 0,
+    }
     assert points[42] == 0  # no match yet
 
 
