@@ -60,5 +60,5 @@ urlpatterns = [
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
     path("", include("config.account_urls")),
-    path("", include("matches.organiser_urls")),
+    path("", include("config.organiser_urls")),
 ]
