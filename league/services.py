@@ -20,7 +20,7 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 from rules.league_points import PointsTable, leaderboard
 
-from . import permissions
+from . import permissions, selectors
 from .models import (
     DeckSubmission,
     Event,
@@ -31,7 +31,7 @@ from .models import (
     SeasonStanding,
 )
 
-ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+ACTIVE = selectors.ACTIVE
 
 
 def division_of(player: Player, event: Event) -> str:
@@ -66,10 +66,7 @@ def register(*, event: Event, player: Player, by_user=None) -> Registration:
     late_round = None
     if event.status == Event.Status.RUNNING:
         late_round = rounds_started(event) + 1
-    full = (
-        event.capacity is not None
-        and Registration.objects.filter(event=event, status__in=ACTIVE).count() >= event.capacity
-    )
+    full = event.capacity is not None and selectors.active_count(event) >= event.capacity
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
     if existing:  # a withdrawn player signs up again
         existing.status = status
@@ -143,8 +140,7 @@ def drop(*, registration: Registration, by_user) -> Registration:
 def _promote_waitlist(event: Event) -> None:
     if event.capacity is None:
         return
-    active = Registration.objects.filter(event=event, status__in=ACTIVE).count()
-    free = event.capacity - active
+    free = event.capacity - selectors.active_count(event)
     if free <= 0:
         return
     waiting = Registration.objects.filter(

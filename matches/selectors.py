@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db.models import (
     Case,
-    Count,
     IntegerField,
     Max,
     OuterRef,
@@ -73,21 +72,6 @@ def visible_rounds(event: Event, *, staff: bool) -> QuerySet[Round]:
     pairings are published."""
     rounds = Round.objects.filter(event=event)
     return rounds if staff else rounds.exclude(status=Round.Status.PAIRED)
-
-
-def registration_counts(event: Event) -> dict[str, int]:
-    """How many registrations of `event` have each status (one query), with `active`:
-    registered or checked in."""
-    counts = dict(
-        Registration.objects.filter(event=event)
-        .order_by()
-        .values_list("status")
-        .annotate(n=Count("id"))
-    )
-    counts["active"] = counts.get(Registration.Status.REGISTERED, 0) + counts.get(
-        Registration.Status.CHECKED_IN, 0
-    )
-    return counts
 
 
 def current_match(user, event: Event) -> Match | None:

@@ -4,10 +4,11 @@ staff check."""
 from __future__ import annotations
 
 from league import permissions
-from league.models import Event, Registration
+from league import selectors as league_selectors
+from league.models import Event
 from rules.errors import DomainError
 
-ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+ACTIVE = league_selectors.ACTIVE
 
 
 def _lock_event(event: Event) -> Event:

@@ -8,6 +8,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import render
 
+from league import selectors as league_selectors
 from league import services as league_services
 from league.models import Division, Event, Registration
 from league.view_helpers import (
@@ -32,7 +33,7 @@ def event_detail(request, event_id: int):
     registration = own_registration(request.user, event)
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     rounds = list(selectors.visible_rounds(event, staff=staff).order_by("number"))
-    counts = selectors.registration_counts(event)
+    counts = league_selectors.registration_counts(event)
     published_lists = []
     if event.decklists_published:
         published_lists = list(
