@@ -219,25 +219,24 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
         players = {p for m in first for p in (m.player_a_id, m.player_b_id) if p}
         ranked = sorted(players, key=lambda reg: (swiss_order.get(reg, len(swiss_order)), reg))
         seeds = {reg: seed for seed, reg in enumerate(ranked, start=1)}
-        by_table = [{m.table: m for m in r.matches.all() if m.division == division} for r in rounds]
-        boxes_by_id = {}
-        played = []
-        for tables in by_table:
+        # Each round's matches of this division by table, for the pure layout (as ids) and
+        # for the boxes the page draws.
+        drawn, played = {}, []
+        for index, round_ in enumerate(rounds):
             played.append({})
-            for table, m in tables.items():
-                box = _bracket_box(m, seeds)
-                boxes_by_id[(len(played) - 1, table)] = box
+            for m in round_.matches.all():
+                if m.division != division:
+                    continue
+                drawn[(index, m.table)] = box = _bracket_box(m, seeds)
                 winner = (
-                    str(m.player_a_id if box["slots"][0]["won"] else m.player_b_id)
-                    if box["winner"]
-                    else None
+                    {"a": m.player_a_id, "b": m.player_b_id}[m.result] if box["winner"] else None
                 )
-                played[-1][table] = (str(m.player_a_id), str(m.player_b_id), winner)
+                played[index][m.table] = (_id(m.player_a_id), _id(m.player_b_id), _id(winner))
         names = {str(reg.pk): reg for m in first_round for reg in (m.player_a, m.player_b) if reg}
         columns, last = [], []
         for column in topcut.bracket_layout(len(first), played):
             boxes = [
-                boxes_by_id[(column.round_index, box.table)]
+                drawn[(column.round_index, box.table)]
                 if box.table is not None
                 else _open_box([box.a, box.b], names, seeds)
                 for box in column.boxes
@@ -261,6 +260,10 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
             }
         )
     return brackets
+
+
+def _id(registration_id: int | None) -> str | None:
+    return str(registration_id) if registration_id else None
 
 
 def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
