@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	CELERY_RESULT_BACKEND=$(TEST_RESULT_BACKEND) TEST_AMQP_URL=$(TEST_AMQP_URL)
 PYTEST_ARGS ?= -n 2
 
-.PHONY: install run demo test lint format worker beat bench clean
+.PHONY: install run demo test test-fast lint format worker beat bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,7 @@ run: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 format: install
@@ -43,11 +44,18 @@ test: install lint
 	$(TEST_ENV) EXTRA_BROKER_URLS=$(TEST_AMQP_URL) $(PY) scripts/check_services.py
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
+# The pure tests: the rules engines, the decklist parser and the error-code list. No
+# Django, PostgreSQL or broker (`-p no:django`); a few seconds.
+FAST_TESTS := tests/rules tests/decks/test_parser.py tests/test_error_codes.py
+
+test-fast: install
+	$(BIN)/pytest -p no:django -W ignore::pytest.PytestConfigWarning $(FAST_TESTS)
+
 worker: install
-	$(BIN)/celery -A league worker --loglevel=INFO
+	$(BIN)/celery -A config worker --loglevel=INFO
 
 beat: install
-	$(BIN)/celery -A league beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 bench: install  ## the rules engines; benchmarks/bench_site.py measures the site on PostgreSQL
 	$(PY) benchmarks/bench_swiss.py

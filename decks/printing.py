@@ -19,8 +19,9 @@ the players (and their names can be found in the file without decompressing it).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from rules.cards import CardIndex
@@ -33,6 +34,7 @@ __all__ = [
     "UNKNOWN_SECTION",
     "DeckSheet",
     "SheetLine",
+    "deck_sheet",
     "decklists_pdf",
     "find_font",
     "sheet_lines",
@@ -94,6 +96,38 @@ class DeckSheet:
     findings: Sequence[str] = field(default_factory=tuple)
     version: int | None = None
     submitted: str = ""  # when the list was submitted, already formatted
+
+
+def deck_sheet(
+    *,
+    text: str,
+    verdict: Mapping | None,
+    legal: bool | None,
+    card_count: int | None,
+    version: int | None,
+    submitted_at: datetime | None,
+    player_name: str,
+    player_id: str,
+    division: str,
+    index: CardIndex,
+) -> DeckSheet:
+    """One player's sheet from a stored decklist: its lines under their sections, the
+    verdict's messages (errors first, then warnings), and when it was submitted
+    (`submitted_at` in the time zone to print)."""
+    verdict = verdict or {}
+    findings = [f.get("message", "") for f in verdict.get("errors", [])]
+    findings += [f"Warning: {f.get('message', '')}" for f in verdict.get("warnings", [])]
+    return DeckSheet(
+        player_name=player_name,
+        player_id=player_id,
+        division=division,
+        lines=sheet_lines(text, index),
+        legal=legal,
+        card_count=card_count,
+        findings=findings,
+        version=version,
+        submitted=f"{submitted_at.day} {submitted_at:%b %Y, %H:%M}" if submitted_at else "",
+    )  # fmt: skip
 
 
 def sheet_lines(text: str, index: CardIndex) -> list[SheetLine]:

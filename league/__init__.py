@@ -1,8 +1,2 @@
-"""The site package (settings, urls, the Celery app) and the league app.
-
-Importing the Celery app here makes `@shared_task` bind to it whenever Django starts.
-"""
-
-from .celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The league app: leagues, seasons, events, players, registrations, deck submissions and
+league points. The site itself (settings, URLs, the Celery app) lives in `config/`."""

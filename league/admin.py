@@ -15,7 +15,14 @@ from .models import (
 class SeasonInline(admin.TabularInline):
     model = Season
     extra = 0
-    fields = ["name", "starts_on", "ends_on", "junior_from_year", "senior_from_year", "best_finishes"]
+    fields = [
+        "name",
+        "starts_on",
+        "ends_on",
+        "junior_from_year",
+        "senior_from_year",
+        "best_finishes",
+    ]
 
 
 @admin.register(League)
@@ -56,7 +63,14 @@ class DeckSubmissionInline(admin.TabularInline):
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
-    list_display = ["player", "event", "status", "division", "late_entry_round", "dropped_after_round"]
+    list_display = [
+        "player",
+        "event",
+        "status",
+        "division",
+        "late_entry_round",
+        "dropped_after_round",
+    ]
     list_filter = ["status", "division", "event"]
     search_fields = ["player__name", "player__player_id"]
     list_select_related = ["player", "event"]

@@ -104,17 +104,26 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         player = getattr(request.user, "player", None)
         if player is None:
             raise PermissionDenied("Your account has no player profile.")
-        registration = services.register(event=self.get_object(), player=player, by_user=request.user)
+        registration = services.register(
+            event=self.get_object(), player=player, by_user=request.user
+        )
         return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PublishSerializer, responses=EventSerializer)
-    @action(detail=True, methods=["post"], url_path="publish-decklists", permission_classes=[IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="publish-decklists",
+        permission_classes=[IsAuthenticated],
+    )
     def publish_decklists(self, request, pk=None):
         """Staff: make the event's decklists public (or private again with `published: false`)."""
         data = PublishSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         event = services.publish_decklists(
-            event=self.get_object(), by_user=request.user, published=data.validated_data["published"]
+            event=self.get_object(),
+            by_user=request.user,
+            published=data.validated_data["published"],
         )
         return Response(EventSerializer(event).data)
 
@@ -170,9 +179,13 @@ class RegistrationViewSet(viewsets.GenericViewSet):
             data.is_valid(raise_exception=True)
             # The service loads (and locks) the registration itself: one query fewer.
             submission = services.submit_deck(
-                registration=int(pk), text=data.validated_data["decklist_text"], by_user=request.user
+                registration=int(pk),
+                text=data.validated_data["decklist_text"],
+                by_user=request.user,
             )
-            return Response(DeckSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+            return Response(
+                DeckSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
+            )
         registration = get_object_or_404(self.get_queryset(), pk=pk)
         if not permissions.can_view_decklist(request.user, registration):
             raise PermissionDenied("Decklists are private until the organiser publishes them.")

@@ -96,8 +96,12 @@ class EventForm(forms.ModelForm):
                   "capacity", "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut",
                   "require_check_in", "status"]  # fmt: skip
         widgets = {
-            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-            "deck_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "starts_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+            "deck_deadline": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
         }
         help_texts = {
             "swiss_rounds": "Empty: from the season's table by attendance.",

@@ -29,7 +29,9 @@ class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
-    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="leagues")
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="leagues"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,7 +50,8 @@ class Season(models.Model):
         default=2015, help_text="Players born in this year or later play in Juniors"
     )
     senior_from_year = models.PositiveIntegerField(
-        default=2011, help_text="Players born in this year or later (and not Juniors) play in Seniors"
+        default=2011,
+        help_text="Players born in this year or later (and not Juniors) play in Seniors",
     )
     structure_table = models.JSONField(
         default=default_structure_table,
@@ -89,7 +92,9 @@ class Event(models.Model):
     slug = models.SlugField()
     format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="events")
     starts_at = models.DateTimeField(default=timezone.now)
-    best_of = models.PositiveSmallIntegerField(choices=[(1, "Best of 1"), (3, "Best of 3")], default=3)
+    best_of = models.PositiveSmallIntegerField(
+        choices=[(1, "Best of 1"), (3, "Best of 3")], default=3
+    )
     round_minutes = models.PositiveSmallIntegerField(default=50)
     deck_deadline = models.DateTimeField(null=True, blank=True)
     capacity = models.PositiveIntegerField(null=True, blank=True)
@@ -98,7 +103,8 @@ class Event(models.Model):
         max_length=20, choices=DivisionMode.choices, default=DivisionMode.COMBINED
     )
     sudden_death_prizes = models.PositiveSmallIntegerField(
-        choices=[(1, "1 Prize card (rulebook)"), (6, "6 Prize cards (tournament handbook)")], default=1
+        choices=[(1, "1 Prize card (rulebook)"), (6, "6 Prize cards (tournament handbook)")],
+        default=1,
     )
     swiss_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Override the season's table"
@@ -110,12 +116,17 @@ class Event(models.Model):
         default=False, help_text="Pair only players who checked in"
     )
     decklists_published = models.BooleanField(default=False)
+    # Written by `matches.services` as it pairs each Swiss round, so that the league app
+    # (drops, late entry) knows how far the event is without reading `matches`' tables.
+    swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-starts_at"]
-        constraints = [models.UniqueConstraint(fields=["season", "slug"], name="event_slug_per_season")]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "slug"], name="event_slug_per_season")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -127,7 +138,11 @@ class Event(models.Model):
 
 class Player(models.Model):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
     )
     name = models.CharField(max_length=120)
     player_id = models.CharField("Play! Pokémon ID", max_length=20, unique=True)
@@ -213,7 +228,9 @@ class EventPlacement(models.Model):
     """A player's final place in a finished event, and the league points it earned."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="placements")
-    registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="placement")
+    registration = models.OneToOneField(
+        Registration, on_delete=models.CASCADE, related_name="placement"
+    )
     division = models.CharField(max_length=10, choices=Division.choices)
     place = models.PositiveIntegerField()
     points = models.PositiveIntegerField(default=0)

@@ -29,7 +29,9 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
             NotificationItem(
                 recipient_id=user_id,
                 key=f"deck:submission:{submission.pk}",
-                subject=f"{event.name}: your deck is {'legal' if submission.legal else 'not legal'}"[:200],
+                subject=f"{event.name}: your deck is {'legal' if submission.legal else 'not legal'}"[
+                    :200
+                ],
                 body=body,
                 url=reverse("deck-submit", args=[event.pk]),
             )
@@ -61,7 +63,9 @@ def deck_deadline_reminders(event, *, hours: int) -> int:
             NotificationItem(
                 recipient_id=reg.player.user_id,
                 key=f"deadline:{hours}h:event:{event.pk}:reg:{reg.pk}",
-                subject=f"{event.name}: deck deadline in {hours} hour{'s' if hours > 1 else ''}"[:200],
+                subject=f"{event.name}: deck deadline in {hours} hour{'s' if hours > 1 else ''}"[
+                    :200
+                ],
                 body=f"Decklists for {event.name} lock at {event.deck_deadline:%Y-%m-%d %H:%M %Z}. {state}",
                 url=url,
             )

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from functools import partial
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -20,7 +20,7 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 from rules.league_points import PointsTable, leaderboard
 
-from . import permissions
+from . import permissions, selectors
 from .models import (
     DeckSubmission,
     Event,
@@ -31,7 +31,7 @@ from .models import (
     SeasonStanding,
 )
 
-ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+ACTIVE = selectors.ACTIVE
 
 
 def division_of(player: Player, event: Event) -> str:
@@ -45,11 +45,7 @@ def division_of(player: Player, event: Event) -> str:
 
 def rounds_started(event: Event) -> int:
     """The number of Swiss rounds paired so far (0 before the event starts)."""
-    from django.apps import apps
-
-    # `matches` sits above `league`; ask for its model by name instead of importing it.
-    Round = apps.get_model("matches", "Round")
-    return Round.objects.filter(event=event, stage="swiss").aggregate(n=Max("number"))["n"] or 0
+    return event.swiss_rounds_paired
 
 
 @transaction.atomic
@@ -70,10 +66,7 @@ def register(*, event: Event, player: Player, by_user=None) -> Registration:
     late_round = None
     if event.status == Event.Status.RUNNING:
         late_round = rounds_started(event) + 1
-    full = (
-        event.capacity is not None
-        and Registration.objects.filter(event=event, status__in=ACTIVE).count() >= event.capacity
-    )
+    full = event.capacity is not None and selectors.active_count(event) >= event.capacity
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
     if existing:  # a withdrawn player signs up again
         existing.status = status
@@ -114,15 +107,19 @@ def drop(*, registration: Registration, by_user) -> Registration:
     it the player is never paired again but stays in the standings, with their record frozen
     after the last round that was paired. Raises `not-allowed`, `not-active`.
     """
-    registration = Registration.objects.select_for_update().select_related("event", "player").get(
-        pk=registration.pk
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("event", "player")
+        .get(pk=registration.pk)
     )
     event = registration.event
     if not (
         permissions.owns_registration(by_user, registration)
         or permissions.is_event_staff(by_user, event)
     ):
-        raise DomainError("not-allowed", "Only the player or the event staff can drop a player.", status=403)
+        raise DomainError(
+            "not-allowed", "Only the player or the event staff can drop a player.", status=403
+        )
     if not registration.is_active and registration.status != Registration.Status.WAITLISTED:
         raise DomainError("not-active", f"{registration.player.name} is not in the event.")
     played = rounds_started(event)
@@ -143,8 +140,7 @@ def drop(*, registration: Registration, by_user) -> Registration:
 def _promote_waitlist(event: Event) -> None:
     if event.capacity is None:
         return
-    active = Registration.objects.filter(event=event, status__in=ACTIVE).count()
-    free = event.capacity - active
+    free = event.capacity - selectors.active_count(event)
     if free <= 0:
         return
     waiting = Registration.objects.filter(
@@ -214,7 +210,9 @@ def publish_decklists(*, event: Event, by_user, published: bool = True) -> Event
     """Make every registration's decklist public (after the event), or private again.
     Staff only; raises `not-allowed`."""
     if not permissions.is_event_staff(by_user, event):
-        raise DomainError("not-allowed", "Only the event's staff can publish decklists.", status=403)
+        raise DomainError(
+            "not-allowed", "Only the event's staff can publish decklists.", status=403
+        )
     Event.objects.filter(pk=event.pk).update(decklists_published=published)
     event.decklists_published = published
     return event
@@ -366,15 +364,24 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     unknown = set(fields) - set(EVENT_FIELDS)
     if unknown:
         raise DomainError("invalid-event", f"Unknown event fields: {', '.join(sorted(unknown))}.")
-    deadline, starts = fields.get("deck_deadline"), fields.get("starts_at") or (event and event.starts_at)
+    deadline, starts = (
+        fields.get("deck_deadline"),
+        fields.get("starts_at") or (event and event.starts_at),
+    )
     if deadline and starts and deadline > starts:
         raise DomainError("invalid-event", "The deck deadline must be before the event starts.")
     started = (Event.Status.RUNNING, Event.Status.TOP_CUT, Event.Status.FINISHED)
     if event is not None and event.status in started:
-        fixed = [k for k in ("best_of", "format", "division_mode") if k in fields and fields[k] != getattr(event, k)]
+        fixed = [
+            k
+            for k in ("best_of", "format", "division_mode")
+            if k in fields and fields[k] != getattr(event, k)
+        ]
         if fixed:
             raise DomainError(
-                "event-started", f"{', '.join(fixed)} cannot change once the event has started.", status=409
+                "event-started",
+                f"{', '.join(fixed)} cannot change once the event has started.",
+                status=409,
             )
 
 
@@ -383,7 +390,9 @@ def create_event(*, season: Season, by_user, **fields) -> Event:
     """A new event in `season`, by the league's staff. Writes one `Event` with a slug made
     unique in the season. Raises `not-allowed`, `invalid-event`."""
     if not permissions.is_league_staff(by_user, season.league):
-        raise DomainError("not-allowed", "Only the league's organisers can create events.", status=403)
+        raise DomainError(
+            "not-allowed", "Only the league's organisers can create events.", status=403
+        )
     _check_event_fields(fields)
     base = slugify(fields.get("name", "")) or "event"
     slug, n = base, 2

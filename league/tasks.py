@@ -44,7 +44,9 @@ def notify_deck_verdict(submission_id: int) -> int:
     from .models import DeckSubmission
     from .notify import deck_verdict_notification
 
-    submission = DeckSubmission.objects.select_related("registration__event", "registration__player").filter(
-        pk=submission_id
-    ).first()
+    submission = (
+        DeckSubmission.objects.select_related("registration__event", "registration__player")
+        .filter(pk=submission_id)
+        .first()
+    )
     return deck_verdict_notification(submission) if submission else 0

@@ -38,7 +38,9 @@ class ResultChangeSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     player_a_name = serializers.CharField(source="player_a.player.name", read_only=True)
-    player_b_name = serializers.CharField(source="player_b.player.name", read_only=True, default=None)
+    player_b_name = serializers.CharField(
+        source="player_b.player.name", read_only=True, default=None
+    )
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     games = GameSerializer(many=True, read_only=True)
 
@@ -71,13 +73,6 @@ class ResultInputSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
-def _visible_rounds(request, event: Event):
-    qs = Round.objects.filter(event=event)
-    if not permissions.is_event_staff(request.user, event):
-        qs = qs.exclude(status=Round.Status.PAIRED)
-    return qs
-
-
 class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     serializer_class = RoundSerializer
@@ -100,9 +95,13 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     def list(self, request):
         event_id = request.query_params.get("event", "")
         if not event_id.isdigit():
-            return Response({"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST
+            )
         event = get_object_or_404(Event, pk=event_id)
-        rounds = _visible_rounds(request, event).prefetch_related(
+        rounds = selectors.visible_rounds(
+            event, staff=permissions.is_event_staff(request.user, event)
+        ).prefetch_related(
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
         return Response(RoundSerializer(rounds, many=True).data)
@@ -118,7 +117,9 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         return self._act(services.publish_round)
 
     @extend_schema(request=None)
-    @action(detail=True, methods=["post"], url_path="start-clock", permission_classes=[IsAuthenticated])
+    @action(
+        detail=True, methods=["post"], url_path="start-clock", permission_classes=[IsAuthenticated]
+    )
     def start_clock(self, request, pk=None):
         return self._act(services.start_clock)
 
@@ -136,7 +137,9 @@ def pair_next_round(request, event_id: int):
     gets 409 `round-open`."""
     event = get_object_or_404(Event, pk=event_id)
     round_ = services.pair_next_round(event=event, by_user=request.user)
-    return Response(RoundSerializer(selectors.round_with_matches(round_)).data, status=status.HTTP_201_CREATED)
+    return Response(
+        RoundSerializer(selectors.round_with_matches(round_)).data, status=status.HTTP_201_CREATED
+    )
 
 
 class MatchViewSet(viewsets.GenericViewSet):
@@ -149,11 +152,15 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         match = self.get_object()
-        if not match.round.is_public and not permissions.is_event_staff(request.user, match.round.event):
+        if not match.round.is_public and not permissions.is_event_staff(
+            request.user, match.round.event
+        ):
             raise NotFound()
         data = MatchSerializer(match).data
         if permissions.is_event_staff(request.user, match.round.event):
-            data["changes"] = ResultChangeSerializer(match.changes.select_related("changed_by"), many=True).data
+            data["changes"] = ResultChangeSerializer(
+                match.changes.select_related("changed_by"), many=True
+            ).data
         return Response(data)
 
     @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
@@ -162,7 +169,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         """A player reports their own match, game by game."""
         payload = ResultInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        match = services.report_result(match=self.get_object(), by_user=request.user, payload=payload.validated_data)
+        match = services.report_result(
+            match=self.get_object(), by_user=request.user, payload=payload.validated_data
+        )
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
@@ -173,7 +182,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
         note = data.pop("note", "")
-        match = services.set_result(match=self.get_object(), by_user=request.user, payload=data, note=note)
+        match = services.set_result(
+            match=self.get_object(), by_user=request.user, payload=data, note=note
+        )
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
 
@@ -198,7 +209,9 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
 
 
-@extend_schema(parameters=[OpenApiParameter("round", int, required=False)], responses=StandingsSerializer)
+@extend_schema(
+    parameters=[OpenApiParameter("round", int, required=False)], responses=StandingsSerializer
+)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def event_standings(request, event_id: int):
@@ -207,7 +220,9 @@ def event_standings(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
     round_number = request.query_params.get("round", "")
     if round_number and not round_number.isdigit():
-        return Response({"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
+        )
     snapshot = selectors.latest_standings(
         event,
         int(round_number) if round_number else None,

@@ -1,9 +1,12 @@
-"""An event as one JSON document: players, rounds, matches with their games and sudden-death
-chains, drops, and the standings after every round."""
+"""What the organiser exports: an event as one JSON document (players, rounds, matches
+with their games and sudden-death chains, drops, and the standings after every round), and
+a standings snapshot as CSV."""
 
 from __future__ import annotations
 
-from league.models import Event, Registration
+import csv
+
+from league.models import Division, Event, Registration
 
 from .models import Round, StandingsSnapshot
 
@@ -69,7 +72,11 @@ def standings_input(export: dict) -> dict:
         matches += [{"round": r, "a": reg, "b": None, "result": "b"} for r in range(1, entered)]
     # `rules.standings` reads `late` as the round running when the player came in.
     late = {reg: entered - 1 for reg, entered in first_round.items()}
-    players = [str(p["registration"]) for p in export["players"] if p["status"] not in ("withdrawn", "waitlisted")]
+    players = [
+        str(p["registration"])
+        for p in export["players"]
+        if p["status"] not in ("withdrawn", "waitlisted")
+    ]
     return {
         "seed": export["event"]["seed"] or str(export["event"]["id"]),
         "players": players,
@@ -78,3 +85,37 @@ def standings_input(export: dict) -> dict:
         "drop_round": export["drops"],
         "late": late,
     }
+
+
+STANDINGS_CSV_COLUMNS = (
+    "rank", "player", "player id", "division", "record", "points", "OWP %", "OOWP %", "dropped",
+)  # fmt: skip
+DIVISION_NAMES = dict(Division.choices)
+
+
+def _csv_text(value: str) -> str:
+    """A text cell a spreadsheet will not read as a formula."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def write_standings_csv(snapshot: StandingsSnapshot, out) -> None:
+    """Write a standings snapshot as CSV to `out` (anything with `write`): UTF-8 with a
+    byte-order mark, so spreadsheets read accents; names that look like formulas quoted."""
+    out.write("\ufeff")
+    writer = csv.writer(out)
+    writer.writerow(STANDINGS_CSV_COLUMNS)
+    for row in snapshot.rows:
+        division = row.get("division", "")
+        writer.writerow(
+            [
+                row["rank"],
+                _csv_text(row["player"]),
+                row.get("player_id", ""),
+                DIVISION_NAMES.get(division, division),
+                row["record"],
+                row["points"],
+                f"{float(row.get('owp') or 0) * 100:.2f}",
+                f"{float(row.get('oowp') or 0) * 100:.2f}",
+                "yes" if row.get("dropped") else "no",
+            ]
+        )

@@ -90,7 +90,9 @@ class Match(models.Model):
         ordering = ["round_id", "table"]
         verbose_name_plural = "matches"
         constraints = [
-            models.UniqueConstraint(fields=["round", "table", "division"], name="one_match_per_table"),
+            models.UniqueConstraint(
+                fields=["round", "table", "division"], name="one_match_per_table"
+            ),
         ]
         indexes = [models.Index(fields=["round", "status"])]
 
@@ -130,7 +132,9 @@ class Game(models.Model):
     replay_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replay"
     )
-    prizes = models.PositiveSmallIntegerField(default=6, help_text="Prize cards each player set out")
+    prizes = models.PositiveSmallIntegerField(
+        default=6, help_text="Prize cards each player set out"
+    )
     outcome = models.CharField(max_length=12, choices=Outcome.choices)
     reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.PLAYED)
 
@@ -177,14 +181,18 @@ class ResultChange(models.Model):
         ordering = ["match_id", "changed_at", "id"]
 
     def __str__(self) -> str:
-        return f"change of match {self.match_id} by {self.source} at {self.changed_at:%Y-%m-%d %H:%M}"
+        return (
+            f"change of match {self.match_id} by {self.source} at {self.changed_at:%Y-%m-%d %H:%M}"
+        )
 
 
 class StandingsSnapshot(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     round_number = models.PositiveSmallIntegerField()
     version = models.PositiveSmallIntegerField(default=1)
-    rows = models.JSONField(help_text="[{registration, player, rank, points, record, owp, oowp, division, dropped}]")
+    rows = models.JSONField(
+        help_text="[{registration, player, rank, points, record, owp, oowp, division, dropped}]"
+    )
     computed_at = models.DateTimeField(auto_now=True)
     published = models.BooleanField(default=False)
 

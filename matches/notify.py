@@ -26,7 +26,9 @@ def pairings_published(round_: Round) -> int:
             if me is None or me.player.user_id is None:
                 continue
             if other is None:
-                body = f"You have a bye in round {round_.number} of {event.name}: it counts as a win."
+                body = (
+                    f"You have a bye in round {round_.number} of {event.name}: it counts as a win."
+                )
             else:
                 body = (
                     f"Round {round_.number} of {event.name}: table {m.table} against "
@@ -91,7 +93,9 @@ def dispute_resolved(match: Match) -> int:
         NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"resolved:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
-            subject=f"{match.round.event.name}: your round {match.round.number} result was decided"[:200],
+            subject=f"{match.round.event.name}: your round {match.round.number} result was decided"[
+                :200
+            ],
             body=f"The staff decided the result of your match at table {match.table}: "
             f"{match.get_result_display()} ({match.a_game_wins}-{match.b_game_wins}).",
             url=reverse("match-detail", args=[match.pk]),

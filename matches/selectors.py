@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from django.db.models import Case, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value, When
+from django.db.models import (
+    Case,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from league.models import DeckSubmission, Division, Event, Registration
+from rules.scoring import PLAY_POKEMON, match_points
 from rules.standings import MatchRecord
 
 from .models import Game, Match, ResultReport, Round, StandingsSnapshot
@@ -38,6 +50,62 @@ def match_records(event: Event, *, through_round: int | None = None) -> list[Mat
             if through_round is None or missed <= through_round:
                 records.append(MatchRecord(round=missed, a=str(reg), b=None, result="b"))
     return records
+
+
+def points_before(event: Event, number: int) -> dict[int, int]:
+    """Each registration's Swiss match points before round `number` (one query)."""
+    rows = Match.objects.filter(
+        round__event=event,
+        round__stage=Round.Stage.SWISS,
+        round__number__lt=number,
+        status=Match.Status.FINAL,
+    ).values_list("player_a_id", "player_b_id", "result")
+    return match_points(rows, PLAY_POKEMON)
+
+
+def visible_rounds(event: Event, *, staff: bool) -> QuerySet[Round]:
+    """The rounds of `event` a viewer may see: all of them for staff, else those whose
+    pairings are published."""
+    rounds = Round.objects.filter(event=event)
+    return rounds if staff else rounds.exclude(status=Round.Status.PAIRED)
+
+
+def current_match(user, event: Event) -> Match | None:
+    """`user`'s match in the event's latest published round, with its round and players
+    (one query), or None: nothing published yet, or not paired in that round."""
+    latest = visible_rounds(event, staff=False).order_by("-number").values("number")[:1]
+    return (
+        Match.objects.filter(round__event=event, round__number=Subquery(latest))
+        .filter(Q(player_a__player__user=user) | Q(player_b__player__user=user))
+        .select_related("round", "player_a__player", "player_b__player")
+        .first()
+    )
+
+
+def published_matches_of(registration_ids: set[int]) -> QuerySet[Match]:
+    """The matches of these registrations in published rounds, in round order."""
+    return (
+        Match.objects.filter(
+            Q(player_a_id__in=registration_ids) | Q(player_b_id__in=registration_ids)
+        )
+        .exclude(round__status=Round.Status.PAIRED)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number", "pk")
+    )
+
+
+def latest_published_round(event_ids: list[int]) -> dict[int, int]:
+    """The number of each event's latest published round (one query)."""
+    if not event_ids:
+        return {}
+    return dict(
+        Round.objects.filter(event_id__in=event_ids)
+        .exclude(status=Round.Status.PAIRED)
+        .order_by()
+        .values("event_id")
+        .annotate(n=Max("number"))
+        .values_list("event_id", "n")
+    )
 
 
 def round_with_matches(round_: Round) -> Round:
@@ -106,9 +174,7 @@ def round_results(round_: Round) -> list[Match]:
 def top_cut_rounds(event: Event, *, public_only: bool) -> list[Round]:
     """The top-cut rounds in order, each with its matches and players (`public_only`: the
     published ones)."""
-    rounds = Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT)
-    if public_only:
-        rounds = rounds.exclude(status=Round.Status.PAIRED)
+    rounds = visible_rounds(event, staff=not public_only).filter(stage=Round.Stage.TOP_CUT)
     matches = Match.objects.select_related("player_a__player", "player_b__player").order_by(
         "division", "table"
     )

@@ -129,7 +129,9 @@ def _report_round(round_: Round, rng: random.Random, staff) -> None:
     event = round_.event
     top_cut = round_.stage == Round.Stage.TOP_CUT
     matches = list(
-        round_.matches.filter(player_b__isnull=False).select_related("player_a__player__user", "player_b__player__user")
+        round_.matches.filter(player_b__isnull=False).select_related(
+            "player_a__player__user", "player_b__player__user"
+        )
     )
     # One transaction per round: the results of a busy round reach the standings task as one
     # request, as they would when they arrive within the task's coalescing window.
@@ -138,7 +140,9 @@ def _report_round(round_: Round, rng: random.Random, staff) -> None:
             payload = _random_payload(rng, event.best_of, top_cut)
             users = (match.player_a.player.user, match.player_b.player.user)
             if None in users or rng.random() < 0.1:
-                services.set_result(match=match, by_user=staff, payload=payload, note="entered by staff")
+                services.set_result(
+                    match=match, by_user=staff, payload=payload, note="entered by staff"
+                )
                 continue
             services.report_result(match=match, by_user=users[0], payload=payload)
             if rng.random() < 0.02 and not payload.get("intentional_draw"):
@@ -147,13 +151,17 @@ def _report_round(round_: Round, rng: random.Random, staff) -> None:
                 ]}  # fmt: skip
                 with contextlib.suppress(Exception):
                     services.report_result(match=match, by_user=users[1], payload=flipped)
-                services.set_result(match=match, by_user=staff, payload=payload, note="dispute settled")
+                services.set_result(
+                    match=match, by_user=staff, payload=payload, note="dispute settled"
+                )
             else:
                 services.report_result(match=match, by_user=users[1], payload=payload)
 
 
 def simulation_season(staff) -> Season:
-    league, _ = League.objects.get_or_create(slug="simulation", defaults={"name": "Simulation League"})
+    league, _ = League.objects.get_or_create(
+        slug="simulation", defaults={"name": "Simulation League"}
+    )
     league.organisers.add(staff)
     today = date.today()
     season, _ = Season.objects.get_or_create(
@@ -186,11 +194,17 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
     )  # fmt: skip
     report = SimulationReport(event=event)
     decks = legal_sample_decks(fmt) or [""]
-    people = create_players(players, prefix=f"sim{stamp[-10:]}", rng=rng, emails=emails) if isinstance(players, int) else players
+    people = (
+        create_players(players, prefix=f"sim{stamp[-10:]}", rng=rng, emails=emails)
+        if isinstance(players, int)
+        else players
+    )
     for player in people:
         reg = league_services.register(event=event, player=player, by_user=staff)
         if decks[0]:
-            league_services.submit_deck(registration=reg, text=rng.choice(decks), by_user=player.user)
+            league_services.submit_deck(
+                registration=reg, text=rng.choice(decks), by_user=player.user
+            )
     while True:
         started = time.perf_counter()
         try:

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.core.management import call_command
 
-from . import services
+from . import delivery, services
 
 
 class EmailDeliveryError(Exception):
@@ -18,15 +18,15 @@ def send_emails(self, notification_ids: list[int]) -> dict:
     after `NOTIFICATION_RETRY_BASE_SECONDS * 2**retries` seconds; the rows themselves count
     attempts and turn `failed` after `NOTIFICATION_MAX_ATTEMPTS`, which ends the retries.
     """
-    report = services.deliver_emails(notification_ids=notification_ids)
+    report = delivery.deliver_emails(notification_ids=notification_ids)
     if report.retry:
         # A worker needs the raised `Retry`. An eager run (quick start, tests) would have it
         # re-raised by task_eager_propagates; returned instead, `apply` retries in-process.
         return self.retry(
             args=[report.retry],
             kwargs={},
-            countdown=services.retry_countdown(self.request.retries),
-            max_retries=services.max_attempts(),
+            countdown=delivery.retry_countdown(self.request.retries),
+            max_retries=delivery.max_attempts(),
             exc=EmailDeliveryError(report.error),
             throw=not self.request.is_eager,
         )

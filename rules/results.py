@@ -209,3 +209,20 @@ def games_from_payload(payload: object) -> list[GameResult]:
             raise RulesError("invalid-result", f"Game {index}: prizes must be 1 to 6.")
         games.append(GameResult(str(item["outcome"]), str(item.get("reason", "played")), prizes))
     return games
+
+
+def result_snapshot(*, result: str, games: Sequence, at_time: bool, intentional_draw: bool) -> dict:
+    """A result in the one form that reports, the result history and the pages store and
+    compare: `{"result", "games": [{"number", "sequence", "outcome", "reason", "prizes"}],
+    "at_time", "intentional_draw"}`. `games` are anything with those attributes (the
+    `PlayedGame`s of a `Resolution`, or stored game rows), in the order played."""
+    return {
+        "result": result,
+        "games": [
+            {"number": g.number, "sequence": g.sequence, "outcome": g.outcome, "reason": g.reason,
+             "prizes": g.prizes}
+            for g in games
+        ],
+        "at_time": bool(at_time),
+        "intentional_draw": bool(intentional_draw),
+    }  # fmt: skip

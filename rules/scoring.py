@@ -22,6 +22,7 @@ the top cut (TCG, Masters-style).  It is plain data: rows of
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
@@ -89,6 +90,29 @@ class RuleSet:
 
 
 PLAY_POKEMON = RuleSet()
+
+
+def match_points(
+    results: Iterable[tuple[Any, Any | None, str]], rules: RuleSet = PLAY_POKEMON
+) -> Counter:
+    """Each player's match points from final match results `(a, b, result)`, `b` None for
+    a bye and `result` one of ``"a"``, ``"b"``, ``"tie"``, ``"double_loss"``: a bye scores
+    as a win for ``a``; a double loss is a loss for both. A player with no match reads 0."""
+    points: Counter = Counter()
+    for a, b, result in results:
+        if b is None:
+            points[a] += rules.win_points
+        elif result in ("a", "b"):
+            winner, loser = (a, b) if result == "a" else (b, a)
+            points[winner] += rules.win_points
+            points[loser] += rules.loss_points
+        elif result == "tie":
+            points[a] += rules.tie_points
+            points[b] += rules.tie_points
+        elif result == "double_loss":
+            points[a] += rules.loss_points
+            points[b] += rules.loss_points
+    return points
 
 
 class AttendanceRow(NamedTuple):

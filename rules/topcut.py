@@ -5,16 +5,26 @@ worse one and the top two seeds can only meet in the final: for a top 8 the firs
 1v8, 4v5, 2v7, 3v6, and the winners of 1v8 and 4v5 meet in one semi-final while those of 2v7
 and 3v6 meet in the other.  The pairs are listed in bracket order (the order of the lines on
 the bracket sheet); `next_round` pairs neighbouring winners, kept in that order, for the next
-round.  Within a pair the better seed comes first.
+round.  Within a pair the better seed comes first.  `bracket_layout` draws the sheet:
+a column per round, each box fed by two boxes of the column before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from rules.errors import RulesError
 
-__all__ = ["bracket", "bracket_order", "next_round", "seeded_order"]
+__all__ = [
+    "BracketBox",
+    "BracketColumn",
+    "bracket",
+    "bracket_layout",
+    "bracket_order",
+    "next_round",
+    "seeded_order",
+]
 
 
 def _check_ids(ids: Sequence[str], what: str) -> list[str]:
@@ -76,3 +86,55 @@ def seeded_order(order: Sequence[str], size: int, dropped: Collection[str]) -> l
     seeds = [pid for pid in players if pid not in gone][:size]
     chosen = set(seeds)
     return seeds + [pid for pid in players if pid not in chosen]
+
+
+@dataclass(frozen=True)
+class BracketBox:
+    """One box of a bracket sheet. `table` is the played match at this place (None while
+    its round is not paired: `a` and `b` are then the winners of its two feeders, once
+    known); `winner` is the id of the player who won it, if any."""
+
+    table: int | None
+    a: str | None
+    b: str | None
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    title: str  # "Top 8", "Top 4", "Final"
+    round_index: int  # 0 for the top cut's first round
+    boxes: tuple[BracketBox, ...]
+
+
+def bracket_layout(
+    first_round_tables: int,
+    rounds: Sequence[Mapping[int, tuple[str | None, str | None, str | None]]],
+) -> list[BracketColumn]:
+    """The columns of a bracket sheet: one per round of a top cut whose first round has
+    `first_round_tables` matches, each with its boxes in bracket order (table 1 first, box
+    ``k`` of a column fed by boxes ``2k`` and ``2k + 1`` of the one before). `rounds[i]` maps
+    the table numbers of round ``i`` paired so far to ``(a, b, winner)``; rounds not paired
+    yet get open boxes holding the winners known so far."""
+    size = 2 * first_round_tables
+    columns: list[BracketColumn] = []
+    previous: list[BracketBox] = []
+    for i in range(max(1, size.bit_length() - 1)):
+        played = rounds[i] if i < len(rounds) else {}
+        boxes = []
+        for k in range(max(1, size >> (i + 1))):
+            if k + 1 in played:
+                a, b, winner = played[k + 1]
+                boxes.append(BracketBox(table=k + 1, a=a, b=b, winner=winner))
+            else:
+                feeders = previous[2 * k : 2 * k + 2]
+                winners = [f.winner for f in feeders] + [None, None]
+                boxes.append(BracketBox(table=None, a=winners[0], b=winners[1], winner=None))
+        left = size >> i
+        columns.append(
+            BracketColumn(
+                title="Final" if left <= 2 else f"Top {left}", round_index=i, boxes=tuple(boxes)
+            )
+        )
+        previous = boxes
+    return columns

@@ -35,7 +35,9 @@ def check_broker(url: str) -> str | None:
             return None
     except Exception as exc:
         kind = "redis" if url.startswith("redis") else "amqp"
-        return f"Broker at {url} cannot be reached ({exc.__class__.__name__}). Start it: {START[kind]}"
+        return (
+            f"Broker at {url} cannot be reached ({exc.__class__.__name__}). Start it: {START[kind]}"
+        )
 
 
 def check_chromium() -> str | None:

@@ -32,7 +32,7 @@ def _eager_tasks_unless_worker(request):
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from league.celery import app
+    from config.celery import app
 
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = request.node.get_closest_marker("worker") is None
@@ -58,7 +58,7 @@ def worker_queue(worker_id):
 
 def send_ping(broker_url: str, queue: str):
     """Send `league.ping` through `broker_url` (whatever the app's own broker is)."""
-    from league.celery import app
+    from config.celery import app
 
     with app.connection_for_write(broker_url) as conn:
         return app.send_task("league.ping", queue=queue, connection=conn)
@@ -75,7 +75,7 @@ def start_worker(*, database_name: str, queue: str, broker_url: str, extra_env=N
         **(extra_env or {}),
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool=solo", "-Q", queue,
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
          "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
         cwd=ROOT, env=env,
     )  # fmt: skip
@@ -97,7 +97,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
     """A real worker process on the real broker, reading this session's test database."""
     from django.db import connection
 
-    from league.celery import app
+    from config.celery import app
 
     if not os.environ.get("CELERY_BROKER_URL"):
         pytest.fail("CELERY_BROKER_URL is not set: run the suite with `make test`.")
@@ -141,7 +141,10 @@ def make_event(db, staff):
     def make(players: int = 8, **fields):
         league = LeagueFactory(organisers=[staff])
         event = EventFactory(season=SeasonFactory(league=league), **fields)
-        regs = [RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN) for _ in range(players)]
+        regs = [
+            RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN)
+            for _ in range(players)
+        ]
         return event, regs
 
     return make

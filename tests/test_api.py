@@ -21,7 +21,8 @@ def test_check_only_endpoint_returns_the_verdict_and_stores_nothing():
     sample_cards()
     EventFactory()  # creates the standard format
     response = client_for().post(
-        "/api/decks/check/", {"format": "standard", "decklist_text": "4 Pikachu DM1 1\n5 Raichu\nfour Pikachu"},
+        "/api/decks/check/",
+        {"format": "standard", "decklist_text": "4 Pikachu DM1 1\n5 Raichu\nfour Pikachu"},
         format="json",
     )
     assert response.status_code == 200
@@ -38,12 +39,16 @@ def test_submitting_a_list_through_the_api(make_event):
     sample_cards()
     _, (reg, other) = make_event(players=2)
     url = f"/api/registrations/{reg.pk}/decks/"
-    created = client_for(user_of(reg)).post(url, {"decklist_text": sample_deck_text()}, format="json")
+    created = client_for(user_of(reg)).post(
+        url, {"decklist_text": sample_deck_text()}, format="json"
+    )
     assert created.status_code == 201 and created.json()["legal"] is True
     assert client_for(user_of(reg)).get(url).status_code == 200
     assert client_for(user_of(other)).get(url).status_code == 403
     assert client_for().get(url).status_code == 403
-    refused = client_for(user_of(other)).post(url, {"decklist_text": sample_deck_text()}, format="json")
+    refused = client_for(user_of(other)).post(
+        url, {"decklist_text": sample_deck_text()}, format="json"
+    )
     assert refused.status_code == 403 and refused.json()["code"] == "not-allowed"
 
 
@@ -58,7 +63,9 @@ def test_register_via_api_and_duplicate_is_a_clear_error():
 
 def test_pairing_is_staff_only_and_unpublished_rounds_stay_hidden(make_event, staff):
     event, (reg, *_) = make_event(players=4)
-    assert client_for(user_of(reg)).post(f"/api/events/{event.pk}/pair-next-round/").status_code == 403
+    assert (
+        client_for(user_of(reg)).post(f"/api/events/{event.pk}/pair-next-round/").status_code == 403
+    )
     created = client_for(staff).post(f"/api/events/{event.pk}/pair-next-round/")
     assert created.status_code == 201
     round_id = created.json()["id"]
@@ -78,18 +85,30 @@ def test_players_report_their_own_match_through_the_api(make_event, staff):
     match = round_.matches.get()
     payload = {"games": [{"outcome": "both_won"}, {"outcome": "a"}]}
     url = f"/api/matches/{match.pk}/report/"
-    assert client_for(user_of(match.player_a)).post(url, payload, format="json").json()["status"] == "reported"
+    assert (
+        client_for(user_of(match.player_a)).post(url, payload, format="json").json()["status"]
+        == "reported"
+    )
     done = client_for(user_of(match.player_b)).post(url, payload, format="json").json()
     assert done["status"] == "final" and done["result"] == "a"
-    assert [(g["number"], g["sequence"], g["prizes"]) for g in done["games"]] == [(1, 0, 6), (1, 1, 1)]
-    bad = client_for(user_of(match.player_a)).post(url, {"games": [{"outcome": "nope"}]}, format="json")
+    assert [(g["number"], g["sequence"], g["prizes"]) for g in done["games"]] == [
+        (1, 0, 6),
+        (1, 1, 1),
+    ]
+    bad = client_for(user_of(match.player_a)).post(
+        url, {"games": [{"outcome": "nope"}]}, format="json"
+    )
     assert bad.status_code == 400
     history = client_for(staff).get(f"/api/matches/{match.pk}/").json()["changes"]
     assert history[0]["source"] == "players"
-    assert "changes" not in client_for(user_of(match.player_a)).get(f"/api/matches/{match.pk}/").json()
+    assert (
+        "changes" not in client_for(user_of(match.player_a)).get(f"/api/matches/{match.pk}/").json()
+    )
 
 
-def test_standings_are_public_only_once_published(make_event, staff, django_capture_on_commit_callbacks):
+def test_standings_are_public_only_once_published(
+    make_event, staff, django_capture_on_commit_callbacks
+):
     event, _ = make_event(players=4)
     round_ = services.pair_next_round(event=event, by_user=staff)
     with django_capture_on_commit_callbacks(execute=True):

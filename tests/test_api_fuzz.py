@@ -11,7 +11,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from league.wsgi import application
+from config.wsgi import application
 from matches import services
 from tests.factories import (
     EventFactory,

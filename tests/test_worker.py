@@ -35,7 +35,11 @@ def test_closing_a_round_gets_its_standings_from_the_worker(make_event, staff):
     for m in round_.matches.filter(player_b__isnull=False):
         services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
     services.close_round(round_=round_, by_user=staff)
-    assert wait_for(lambda: StandingsSnapshot.objects.filter(event=event, round_number=1, published=True).exists())
+    assert wait_for(
+        lambda: StandingsSnapshot.objects.filter(
+            event=event, round_number=1, published=True
+        ).exists()
+    )
     snapshot = StandingsSnapshot.objects.get(event=event, round_number=1)
     assert len(snapshot.rows) == 6
     assert sum(r["points"] for r in snapshot.rows) == 9
@@ -51,7 +55,9 @@ def test_rabbitmq_works_as_the_broker_too():
 
     amqp_url = os.environ.get("TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
     queue = f"test-amqp-{uuid.uuid4().hex[:8]}"
-    proc = start_worker(database_name=connection.settings_dict["NAME"], queue=queue, broker_url=amqp_url)
+    proc = start_worker(
+        database_name=connection.settings_dict["NAME"], queue=queue, broker_url=amqp_url
+    )
     try:
         answer = send_ping(amqp_url, queue).get(timeout=20)
         assert answer["pong"] is True and answer["pid"] == proc.pid
@@ -60,7 +66,9 @@ def test_rabbitmq_works_as_the_broker_too():
         proc.wait(timeout=20)
 
 
-def test_publishing_pairings_mails_every_player_once_through_the_worker(make_event, staff, celery_worker_process):
+def test_publishing_pairings_mails_every_player_once_through_the_worker(
+    make_event, staff, celery_worker_process
+):
     """Publishing a round: one e-mail and one inbox entry per player, delivered by the real
     worker; sending again (the notification and the task) delivers nothing more."""
     from notifications.models import EmailStatus, Notification

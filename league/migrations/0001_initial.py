@@ -8,172 +8,442 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('decks', '0001_initial'),
+        ("decks", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=160)),
-                ('slug', models.SlugField()),
-                ('starts_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('best_of', models.PositiveSmallIntegerField(choices=[(1, 'Best of 1'), (3, 'Best of 3')], default=3)),
-                ('round_minutes', models.PositiveSmallIntegerField(default=50)),
-                ('deck_deadline', models.DateTimeField(blank=True, null=True)),
-                ('capacity', models.PositiveIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration open'), ('running', 'Running'), ('top_cut', 'Top cut'), ('finished', 'Finished')], default='registration', max_length=20)),
-                ('division_mode', models.CharField(choices=[('combined', 'All divisions together (age-modified Swiss)'), ('separate', 'Each division separately (age-separated Swiss)')], default='combined', max_length=20)),
-                ('sudden_death_prizes', models.PositiveSmallIntegerField(choices=[(1, '1 Prize card (rulebook)'), (6, '6 Prize cards (tournament handbook)')], default=1)),
-                ('swiss_rounds', models.PositiveSmallIntegerField(blank=True, help_text="Override the season's table", null=True)),
-                ('top_cut', models.PositiveSmallIntegerField(blank=True, help_text="Override the season's table (0: no cut)", null=True)),
-                ('require_check_in', models.BooleanField(default=False, help_text='Pair only players who checked in')),
-                ('decklists_published', models.BooleanField(default=False)),
-                ('seed', models.CharField(blank=True, help_text='Seed for pairings (reproducible)', max_length=40)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('format', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='decks.format')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=160)),
+                ("slug", models.SlugField()),
+                ("starts_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "best_of",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, "Best of 1"), (3, "Best of 3")], default=3
+                    ),
+                ),
+                ("round_minutes", models.PositiveSmallIntegerField(default=50)),
+                ("deck_deadline", models.DateTimeField(blank=True, null=True)),
+                ("capacity", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("registration", "Registration open"),
+                            ("running", "Running"),
+                            ("top_cut", "Top cut"),
+                            ("finished", "Finished"),
+                        ],
+                        default="registration",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "division_mode",
+                    models.CharField(
+                        choices=[
+                            ("combined", "All divisions together (age-modified Swiss)"),
+                            ("separate", "Each division separately (age-separated Swiss)"),
+                        ],
+                        default="combined",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "sudden_death_prizes",
+                    models.PositiveSmallIntegerField(
+                        choices=[
+                            (1, "1 Prize card (rulebook)"),
+                            (6, "6 Prize cards (tournament handbook)"),
+                        ],
+                        default=1,
+                    ),
+                ),
+                (
+                    "swiss_rounds",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="Override the season's table", null=True
+                    ),
+                ),
+                (
+                    "top_cut",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="Override the season's table (0: no cut)", null=True
+                    ),
+                ),
+                (
+                    "require_check_in",
+                    models.BooleanField(
+                        default=False, help_text="Pair only players who checked in"
+                    ),
+                ),
+                ("decklists_published", models.BooleanField(default=False)),
+                (
+                    "seed",
+                    models.CharField(
+                        blank=True, help_text="Seed for pairings (reproducible)", max_length=40
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "format",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="decks.format",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_at'],
+                "ordering": ["-starts_at"],
             },
         ),
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('organisers', models.ManyToManyField(blank=True, related_name='leagues', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(unique=True)),
+                ("description", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True, related_name="leagues", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('player_id', models.CharField(max_length=20, unique=True, verbose_name='Play! Pokémon ID')),
-                ('birth_date', models.DateField()),
-                ('email', models.EmailField(blank=True, max_length=254)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                (
+                    "player_id",
+                    models.CharField(max_length=20, unique=True, verbose_name="Play! Pokémon ID"),
+                ),
+                ("birth_date", models.DateField()),
+                ("email", models.EmailField(blank=True, max_length=254)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Registration',
+            name="Registration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('registered', 'Registered'), ('waitlisted', 'Waiting list'), ('checked_in', 'Checked in'), ('dropped', 'Dropped'), ('withdrawn', 'Withdrawn')], default='registered', max_length=20)),
-                ('division', models.CharField(choices=[('junior', 'Junior'), ('senior', 'Senior'), ('masters', 'Masters')], max_length=10)),
-                ('registered_at', models.DateTimeField(auto_now_add=True)),
-                ('checked_in_at', models.DateTimeField(blank=True, null=True)),
-                ('late_entry_round', models.PositiveSmallIntegerField(blank=True, help_text='First round played, for a late entrant', null=True)),
-                ('dropped_after_round', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('has_earned_bye', models.BooleanField(default=False)),
-                ('dropped_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='league.event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("registered", "Registered"),
+                            ("waitlisted", "Waiting list"),
+                            ("checked_in", "Checked in"),
+                            ("dropped", "Dropped"),
+                            ("withdrawn", "Withdrawn"),
+                        ],
+                        default="registered",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "division",
+                    models.CharField(
+                        choices=[
+                            ("junior", "Junior"),
+                            ("senior", "Senior"),
+                            ("masters", "Masters"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("registered_at", models.DateTimeField(auto_now_add=True)),
+                ("checked_in_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "late_entry_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="First round played, for a late entrant", null=True
+                    ),
+                ),
+                ("dropped_after_round", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("has_earned_bye", models.BooleanField(default=False)),
+                (
+                    "dropped_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="registrations",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="registrations",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['registered_at', 'id'],
+                "ordering": ["registered_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='EventPlacement',
+            name="EventPlacement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('division', models.CharField(choices=[('junior', 'Junior'), ('senior', 'Senior'), ('masters', 'Masters')], max_length=10)),
-                ('place', models.PositiveIntegerField()),
-                ('points', models.PositiveIntegerField(default=0)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='placements', to='league.event')),
-                ('registration', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='placement', to='league.registration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "division",
+                    models.CharField(
+                        choices=[
+                            ("junior", "Junior"),
+                            ("senior", "Senior"),
+                            ("masters", "Masters"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("place", models.PositiveIntegerField()),
+                ("points", models.PositiveIntegerField(default=0)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="placements",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "registration",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="placement",
+                        to="league.registration",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event_id', 'division', 'place'],
+                "ordering": ["event_id", "division", "place"],
             },
         ),
         migrations.CreateModel(
-            name='DeckSubmission',
+            name="DeckSubmission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('text', models.TextField()),
-                ('legal', models.BooleanField()),
-                ('verdict', models.JSONField(help_text='rules.legality.Verdict.to_dict()')),
-                ('card_count', models.PositiveSmallIntegerField(default=0)),
-                ('submitted_at', models.DateTimeField(auto_now_add=True)),
-                ('after_deadline', models.BooleanField(default=False, help_text='A staff change after the lock')),
-                ('submitted_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('registration', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deck_submissions', to='league.registration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("text", models.TextField()),
+                ("legal", models.BooleanField()),
+                ("verdict", models.JSONField(help_text="rules.legality.Verdict.to_dict()")),
+                ("card_count", models.PositiveSmallIntegerField(default=0)),
+                ("submitted_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "after_deadline",
+                    models.BooleanField(default=False, help_text="A staff change after the lock"),
+                ),
+                (
+                    "submitted_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "registration",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deck_submissions",
+                        to="league.registration",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['registration_id', '-version'],
+                "ordering": ["registration_id", "-version"],
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('starts_on', models.DateField()),
-                ('ends_on', models.DateField()),
-                ('junior_from_year', models.PositiveIntegerField(default=2015, help_text='Players born in this year or later play in Juniors')),
-                ('senior_from_year', models.PositiveIntegerField(default=2011, help_text='Players born in this year or later (and not Juniors) play in Seniors')),
-                ('structure_table', models.JSONField(default=league.models.default_structure_table, help_text='Swiss rounds and top cut by attendance: [{min_players, max_players, rounds, top_cut}]')),
-                ('points_table', models.JSONField(default=league.models.default_points_table)),
-                ('best_finishes', models.PositiveIntegerField(blank=True, help_text="Count only a player's best N events (empty: all)", null=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("starts_on", models.DateField()),
+                ("ends_on", models.DateField()),
+                (
+                    "junior_from_year",
+                    models.PositiveIntegerField(
+                        default=2015, help_text="Players born in this year or later play in Juniors"
+                    ),
+                ),
+                (
+                    "senior_from_year",
+                    models.PositiveIntegerField(
+                        default=2011,
+                        help_text="Players born in this year or later (and not Juniors) play in Seniors",
+                    ),
+                ),
+                (
+                    "structure_table",
+                    models.JSONField(
+                        default=league.models.default_structure_table,
+                        help_text="Swiss rounds and top cut by attendance: [{min_players, max_players, rounds, top_cut}]",
+                    ),
+                ),
+                ("points_table", models.JSONField(default=league.models.default_points_table)),
+                (
+                    "best_finishes",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="Count only a player's best N events (empty: all)",
+                        null=True,
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_on'],
+                "ordering": ["-starts_on"],
             },
         ),
         migrations.AddField(
-            model_name='event',
-            name='season',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='league.season'),
+            model_name="event",
+            name="season",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="events",
+                to="league.season",
+            ),
         ),
         migrations.CreateModel(
-            name='SeasonStanding',
+            name="SeasonStanding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveIntegerField()),
-                ('points', models.PositiveIntegerField()),
-                ('events_played', models.PositiveIntegerField()),
-                ('events_counted', models.PositiveIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='season_standings', to='league.player')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leaderboard', to='league.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveIntegerField()),
+                ("points", models.PositiveIntegerField()),
+                ("events_played", models.PositiveIntegerField()),
+                ("events_counted", models.PositiveIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="season_standings",
+                        to="league.player",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="leaderboard",
+                        to="league.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['season_id', 'rank'],
+                "ordering": ["season_id", "rank"],
             },
         ),
         migrations.AddConstraint(
-            model_name='registration',
-            constraint=models.UniqueConstraint(fields=('event', 'player'), name='one_registration_per_player'),
+            model_name="registration",
+            constraint=models.UniqueConstraint(
+                fields=("event", "player"), name="one_registration_per_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='decksubmission',
-            constraint=models.UniqueConstraint(fields=('registration', 'version'), name='one_deck_version'),
+            model_name="decksubmission",
+            constraint=models.UniqueConstraint(
+                fields=("registration", "version"), name="one_deck_version"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('season', 'slug'), name='event_slug_per_season'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                fields=("season", "slug"), name="event_slug_per_season"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seasonstanding',
-            constraint=models.UniqueConstraint(fields=('season', 'player'), name='one_season_row_per_player'),
+            model_name="seasonstanding",
+            constraint=models.UniqueConstraint(
+                fields=("season", "player"), name="one_season_row_per_player"
+            ),
         ),
     ]

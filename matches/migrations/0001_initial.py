@@ -6,151 +6,378 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('league', '0001_initial'),
+        ("league", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StandingsState',
+            name="StandingsState",
             fields=[
-                ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, serialize=False, to='league.event')),
-                ('requested', models.PositiveIntegerField(default=0)),
-                ('computed', models.PositiveIntegerField(default=0)),
-                ('queued', models.BooleanField(default=False)),
-                ('queued_at', models.DateTimeField(blank=True, null=True)),
-                ('dirty_from_round', models.PositiveSmallIntegerField(blank=True, help_text='Earliest round whose results changed since the last run', null=True)),
+                (
+                    "event",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        serialize=False,
+                        to="league.event",
+                    ),
+                ),
+                ("requested", models.PositiveIntegerField(default=0)),
+                ("computed", models.PositiveIntegerField(default=0)),
+                ("queued", models.BooleanField(default=False)),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "dirty_from_round",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Earliest round whose results changed since the last run",
+                        null=True,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table', models.PositiveIntegerField()),
-                ('division', models.CharField(blank=True, max_length=10)),
-                ('status', models.CharField(choices=[('pending', 'Waiting for results'), ('reported', 'One player reported'), ('disputed', 'Disputed: staff to decide'), ('final', 'Result stands')], default='pending', max_length=10)),
-                ('result', models.CharField(blank=True, choices=[('a', 'Player A won'), ('b', 'Player B won'), ('tie', 'Tie'), ('double_loss', 'Double loss')], max_length=12)),
-                ('a_game_wins', models.PositiveSmallIntegerField(default=0)),
-                ('b_game_wins', models.PositiveSmallIntegerField(default=0)),
-                ('ended_at_time', models.BooleanField(default=False)),
-                ('intentional_draw', models.BooleanField(default=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('player_a', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.registration')),
-                ('player_b', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.registration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table", models.PositiveIntegerField()),
+                ("division", models.CharField(blank=True, max_length=10)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for results"),
+                            ("reported", "One player reported"),
+                            ("disputed", "Disputed: staff to decide"),
+                            ("final", "Result stands"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "result",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("a", "Player A won"),
+                            ("b", "Player B won"),
+                            ("tie", "Tie"),
+                            ("double_loss", "Double loss"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("a_game_wins", models.PositiveSmallIntegerField(default=0)),
+                ("b_game_wins", models.PositiveSmallIntegerField(default=0)),
+                ("ended_at_time", models.BooleanField(default=False)),
+                ("intentional_draw", models.BooleanField(default=False)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "player_a",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.registration",
+                    ),
+                ),
+                (
+                    "player_b",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.registration",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['round_id', 'table'],
+                "verbose_name_plural": "matches",
+                "ordering": ["round_id", "table"],
             },
         ),
         migrations.CreateModel(
-            name='ResultChange',
+            name="ResultChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('changed_at', models.DateTimeField(auto_now_add=True)),
-                ('source', models.CharField(help_text='players, staff, system', max_length=20)),
-                ('before', models.JSONField(null=True)),
-                ('after', models.JSONField()),
-                ('note', models.CharField(blank=True, max_length=200)),
-                ('changed_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("changed_at", models.DateTimeField(auto_now_add=True)),
+                ("source", models.CharField(help_text="players, staff, system", max_length=20)),
+                ("before", models.JSONField(null=True)),
+                ("after", models.JSONField()),
+                ("note", models.CharField(blank=True, max_length=200)),
+                (
+                    "changed_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="matches.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match_id', 'changed_at', 'id'],
+                "ordering": ["match_id", "changed_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ResultReport',
+            name="ResultReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('a', 'Player A'), ('b', 'Player B')], max_length=1)),
-                ('payload', models.JSONField(help_text='The games as reported, see matches.results')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('superseded', models.BooleanField(default=False)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='matches.match')),
-                ('reported_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(choices=[("a", "Player A"), ("b", "Player B")], max_length=1),
+                ),
+                (
+                    "payload",
+                    models.JSONField(help_text="The games as reported, see matches.results"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("superseded", models.BooleanField(default=False)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "reported_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match_id', 'created_at', 'id'],
+                "ordering": ["match_id", "created_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('stage', models.CharField(choices=[('swiss', 'Swiss'), ('top_cut', 'Top cut')], default='swiss', max_length=10)),
-                ('status', models.CharField(choices=[('paired', 'Paired (not yet published)'), ('published', 'Pairings published'), ('running', 'Clock running'), ('closed', 'Closed')], default='paired', max_length=10)),
-                ('seed', models.CharField(max_length=80)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
-                ('clock_started_at', models.DateTimeField(blank=True, null=True)),
-                ('ends_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('rematches', models.PositiveSmallIntegerField(default=0)),
-                ('pair_downs', models.PositiveSmallIntegerField(default=0)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='league.event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "stage",
+                    models.CharField(
+                        choices=[("swiss", "Swiss"), ("top_cut", "Top cut")],
+                        default="swiss",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("paired", "Paired (not yet published)"),
+                            ("published", "Pairings published"),
+                            ("running", "Clock running"),
+                            ("closed", "Closed"),
+                        ],
+                        default="paired",
+                        max_length=10,
+                    ),
+                ),
+                ("seed", models.CharField(max_length=80)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
+                ("clock_started_at", models.DateTimeField(blank=True, null=True)),
+                ("ends_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                ("rematches", models.PositiveSmallIntegerField(default=0)),
+                ("pair_downs", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="league.event",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event_id', 'number'],
+                "ordering": ["event_id", "number"],
             },
         ),
         migrations.AddField(
-            model_name='match',
-            name='round',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='matches.round'),
+            model_name="match",
+            name="round",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="matches",
+                to="matches.round",
+            ),
         ),
         migrations.CreateModel(
-            name='StandingsSnapshot',
+            name="StandingsSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.PositiveSmallIntegerField()),
-                ('version', models.PositiveSmallIntegerField(default=1)),
-                ('rows', models.JSONField(help_text='[{registration, player, rank, points, record, owp, oowp, division, dropped}]')),
-                ('computed_at', models.DateTimeField(auto_now=True)),
-                ('published', models.BooleanField(default=False)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='league.event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round_number", models.PositiveSmallIntegerField()),
+                ("version", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "rows",
+                    models.JSONField(
+                        help_text="[{registration, player, rank, points, record, owp, oowp, division, dropped}]"
+                    ),
+                ),
+                ("computed_at", models.DateTimeField(auto_now=True)),
+                ("published", models.BooleanField(default=False)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="league.event",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event_id', 'round_number', 'version'],
+                "ordering": ["event_id", "round_number", "version"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('sequence', models.PositiveSmallIntegerField(default=0, help_text='0, then 1, 2… for replays')),
-                ('prizes', models.PositiveSmallIntegerField(default=6, help_text='Prize cards each player set out')),
-                ('outcome', models.CharField(choices=[('a', 'Player A won'), ('b', 'Player B won'), ('both_won', 'Both won at once (sudden death follows)'), ('tie', 'Unfinished at time'), ('double_loss', 'Double game loss')], max_length=12)),
-                ('reason', models.CharField(choices=[('played', 'Played'), ('no_show', 'No-show (game loss)'), ('penalty', 'Staff penalty (game loss)'), ('conceded', 'Conceded')], default='played', max_length=10)),
-                ('replay_of', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='replay', to='matches.game')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "sequence",
+                    models.PositiveSmallIntegerField(
+                        default=0, help_text="0, then 1, 2… for replays"
+                    ),
+                ),
+                (
+                    "prizes",
+                    models.PositiveSmallIntegerField(
+                        default=6, help_text="Prize cards each player set out"
+                    ),
+                ),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("a", "Player A won"),
+                            ("b", "Player B won"),
+                            ("both_won", "Both won at once (sudden death follows)"),
+                            ("tie", "Unfinished at time"),
+                            ("double_loss", "Double game loss"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("played", "Played"),
+                            ("no_show", "No-show (game loss)"),
+                            ("penalty", "Staff penalty (game loss)"),
+                            ("conceded", "Conceded"),
+                        ],
+                        default="played",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "replay_of",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="replay",
+                        to="matches.game",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="matches.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match_id', 'number', 'sequence'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'number', 'sequence'), name='one_game_slot')],
+                "ordering": ["match_id", "number", "sequence"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("match", "number", "sequence"), name="one_game_slot"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='one_round_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("event", "number"), name="one_round_number"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['round', 'status'], name='matches_mat_round_i_61a38d_idx'),
+            model_name="match",
+            index=models.Index(fields=["round", "status"], name="matches_mat_round_i_61a38d_idx"),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(fields=('round', 'table', 'division'), name='one_match_per_table'),
+            model_name="match",
+            constraint=models.UniqueConstraint(
+                fields=("round", "table", "division"), name="one_match_per_table"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='standingssnapshot',
-            constraint=models.UniqueConstraint(fields=('event', 'round_number', 'version'), name='one_standings_version'),
+            model_name="standingssnapshot",
+            constraint=models.UniqueConstraint(
+                fields=("event", "round_number", "version"), name="one_standings_version"
+            ),
         ),
     ]

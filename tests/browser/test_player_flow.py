@@ -1,7 +1,6 @@
 """A player in a real browser (Debian's Chromium driven by Playwright): log in, paste a
 decklist, read the verdict line by line, fix it, get it accepted."""
 
-
 import pytest
 
 from league.models import Registration

@@ -1,4 +1,5 @@
-"""Factories for service and API tests (factory_boy)."""
+"""Factories for service, API and page tests (factory_boy). Registrations are made
+through the league services, as the site makes them."""
 
 import datetime as dt
 from pathlib import Path
@@ -51,7 +52,9 @@ class SeasonFactory(factory.django.DjangoModelFactory):
 
 
 def standard_format() -> Format:
-    fmt, _ = Format.objects.get_or_create(key="standard", defaults={"name": "Standard", "base": "standard"})
+    fmt, _ = Format.objects.get_or_create(
+        key="standard", defaults={"name": "Standard", "base": "standard"}
+    )
     return fmt
 
 
@@ -79,13 +82,30 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 class RegistrationFactory(factory.django.DjangoModelFactory):
+    """A registration made the way the site makes one: `league.services.register` (which
+    works out the division, the waiting list and late entry), then `check_in` unless
+    `status="registered"` is asked for."""
+
     class Meta:
         model = Registration
 
     event = factory.SubFactory(EventFactory)
     player = factory.SubFactory(PlayerFactory)
-    division = "masters"
     status = Registration.Status.CHECKED_IN
+
+    @classmethod
+    def _create(cls, model_class, *, event, player, status, **fields):
+        from league import services
+
+        registration = services.register(event=event, player=player)
+        if status == Registration.Status.CHECKED_IN:
+            registration = services.check_in(registration=registration)
+        elif status != registration.status:
+            raise ValueError(f"RegistrationFactory cannot make a {status!r} registration")
+        if fields:
+            Registration.objects.filter(pk=registration.pk).update(**fields)
+            registration.refresh_from_db()
+        return registration
 
 
 def sample_cards() -> None:

@@ -28,13 +28,20 @@ def cards(db):
 def test_every_version_is_kept_with_its_verdict(make_event, django_capture_on_commit_callbacks):
     _, (reg, *_) = make_event(players=1)
     with django_capture_on_commit_callbacks(execute=True):
-        legal = services.submit_deck(registration=reg, text=sample_deck_text(), by_user=user_of(reg))
+        legal = services.submit_deck(
+            registration=reg, text=sample_deck_text(), by_user=user_of(reg)
+        )
     assert legal.version == 1 and legal.legal and legal.card_count == 60
     with django_capture_on_commit_callbacks(execute=True):
-        broken = services.submit_deck(registration=reg, text="4 Pikachu DM1 1\n", by_user=user_of(reg))
+        broken = services.submit_deck(
+            registration=reg, text="4 Pikachu DM1 1\n", by_user=user_of(reg)
+        )
     assert broken.version == 2 and not broken.legal
     assert {e["code"] for e in broken.verdict["errors"]} == {"deck-size"}
-    assert list(reg.deck_submissions.order_by("version").values_list("legal", flat=True)) == [True, False]
+    assert list(reg.deck_submissions.order_by("version").values_list("legal", flat=True)) == [
+        True,
+        False,
+    ]
     notes = Notification.objects.filter(recipient=user_of(reg), kind="deck_verdict").order_by("id")
     assert [n.subject.endswith("is legal") for n in notes] == [True, False]
     assert "60" in notes[1].body

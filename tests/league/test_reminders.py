@@ -15,9 +15,13 @@ pytestmark = pytest.mark.django_db
 
 def test_deck_deadline_reminders_go_out_once_per_window(make_event):
     now = timezone.now()
-    event, _regs = make_event(players=3, deck_deadline=now + timedelta(hours=20), status=Event.Status.REGISTRATION)
+    event, _regs = make_event(
+        players=3, deck_deadline=now + timedelta(hours=20), status=Event.Status.REGISTRATION
+    )
     assert league_services.send_deck_deadline_reminders(now=now) == 3
-    assert league_services.send_deck_deadline_reminders(now=now) == 0  # beat runs again: nothing new
+    assert (
+        league_services.send_deck_deadline_reminders(now=now) == 0
+    )  # beat runs again: nothing new
     later = event.deck_deadline - timedelta(minutes=30)
     assert league_services.send_deck_deadline_reminders(now=later) == 3
     kinds = Notification.objects.filter(kind="deck_deadline_reminder")
@@ -48,5 +52,8 @@ def test_round_clock_reminders_reach_staff_at_ten_minutes_and_at_time(make_event
     assert services.send_round_clock_reminders(now=round_.ends_at - timedelta(minutes=4)) == 0
     assert services.send_round_clock_reminders(now=round_.ends_at + timedelta(minutes=1)) == 1
     notes = Notification.objects.filter(kind="round_clock", recipient=staff).order_by("id")
-    assert [n.subject.split(": ")[1] for n in notes] == ["10 minutes left in round 1", "time in round 1"]
+    assert [n.subject.split(": ")[1] for n in notes] == [
+        "10 minutes left in round 1",
+        "time in round 1",
+    ]
     assert "2 result(s) still missing" in notes[0].body

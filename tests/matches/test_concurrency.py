@@ -55,8 +55,12 @@ def test_two_reports_at_the_same_moment_lose_nothing(make_event, staff):
     match = round_.matches.get()
     payload = {"games": [{"outcome": "both_won"}, {"outcome": "a"}]}
     outcomes = run_together(
-        lambda: services.report_result(match=match, by_user=user_of(match.player_a), payload=payload),
-        lambda: services.report_result(match=match, by_user=user_of(match.player_b), payload=payload),
+        lambda: services.report_result(
+            match=match, by_user=user_of(match.player_a), payload=payload
+        ),
+        lambda: services.report_result(
+            match=match, by_user=user_of(match.player_b), payload=payload
+        ),
     )
     assert [kind for kind, _ in outcomes] == ["ok", "ok"]
     match.refresh_from_db()
@@ -71,8 +75,12 @@ def test_concurrent_disagreeing_reports_end_disputed(make_event, staff):
     services.publish_round(round_=round_, by_user=staff)
     match = round_.matches.get()
     run_together(
-        lambda: services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}),
-        lambda: services.report_result(match=match, by_user=user_of(match.player_b), payload={"games": [{"outcome": "b"}]}),
+        lambda: services.report_result(
+            match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}
+        ),
+        lambda: services.report_result(
+            match=match, by_user=user_of(match.player_b), payload={"games": [{"outcome": "b"}]}
+        ),
     )
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED and match.reports.count() == 2

@@ -14,11 +14,15 @@ pytestmark = pytest.mark.django_db
 
 
 def event_with_divisions(staff, mode, *, juniors=4, masters=6, **fields):
-    season = SeasonFactory(league=LeagueFactory(organisers=[staff]), junior_from_year=2015, senior_from_year=2011)
+    season = SeasonFactory(
+        league=LeagueFactory(organisers=[staff]), junior_from_year=2015, senior_from_year=2011
+    )
     event = EventFactory(season=season, division_mode=mode, **fields)
     for born, count in ((2016, juniors), (1990, masters)):
         for _ in range(count):
-            reg = league_services.register(event=event, player=PlayerFactory(birth_date=dt.date(born, 3, 1)), by_user=staff)
+            reg = league_services.register(
+                event=event, player=PlayerFactory(birth_date=dt.date(born, 3, 1)), by_user=staff
+            )
             league_services.check_in(registration=reg)
     return event
 
@@ -30,7 +34,9 @@ def test_divisions_come_from_the_seasons_cut_off_years(staff):
     ]  # fmt: skip
 
 
-def test_age_separated_swiss_pairs_each_division_on_its_own(staff, django_capture_on_commit_callbacks):
+def test_age_separated_swiss_pairs_each_division_on_its_own(
+    staff, django_capture_on_commit_callbacks
+):
     event = event_with_divisions(staff, Event.DivisionMode.SEPARATE, swiss_rounds=2, top_cut=2)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(2):
@@ -38,8 +44,13 @@ def test_age_separated_swiss_pairs_each_division_on_its_own(staff, django_captur
             for m in round_.matches.select_related("player_a", "player_b"):
                 if m.player_b_id:
                     assert m.player_a.division == m.player_b.division == m.division
-                    services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
-            assert sorted(set(round_.matches.values_list("division", flat=True))) == ["junior", "masters"]
+                    services.set_result(
+                        match=m, by_user=staff, payload={"games": [{"outcome": "a"}]}
+                    )
+            assert sorted(set(round_.matches.values_list("division", flat=True))) == [
+                "junior",
+                "masters",
+            ]
             services.close_round(round_=round_, by_user=staff)
     rows = StandingsSnapshot.objects.get(event=event, round_number=2).rows
     for division, size in (("junior", 4), ("masters", 6)):

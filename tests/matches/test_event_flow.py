@@ -42,7 +42,9 @@ def test_a_round_cannot_be_paired_while_the_last_is_open(make_event, staff):
     assert err.value.code == "results-missing"
 
 
-def test_swiss_then_top_cut_then_finished_with_league_points(make_event, staff, django_capture_on_commit_callbacks):
+def test_swiss_then_top_cut_then_finished_with_league_points(
+    make_event, staff, django_capture_on_commit_callbacks
+):
     event, _regs = make_event(players=8, swiss_rounds=3, top_cut=4)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
@@ -84,17 +86,27 @@ def test_top_cut_level_at_time_needs_a_sudden_death_game(make_event, staff):
     final = services.pair_next_round(event=event, by_user=staff)
     match = final.matches.get()
     with pytest.raises(DomainError) as err:
-        services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "a"}, {"outcome": "b"}], "at_time": True})
+        services.set_result(
+            match=match,
+            by_user=staff,
+            payload={"games": [{"outcome": "a"}, {"outcome": "b"}], "at_time": True},
+        )
     assert err.value.code == "result-incomplete"
     services.set_result(
-        match=match, by_user=staff,
-        payload={"games": [{"outcome": "a"}, {"outcome": "b"}, {"outcome": "b", "prizes": 1}], "at_time": True},
+        match=match,
+        by_user=staff,
+        payload={
+            "games": [{"outcome": "a"}, {"outcome": "b"}, {"outcome": "b", "prizes": 1}],
+            "at_time": True,
+        },
     )
     match.refresh_from_db()
     assert match.result == "b"
 
 
-def test_dropped_players_are_not_paired_but_stay_in_the_standings(make_event, staff, django_capture_on_commit_callbacks):
+def test_dropped_players_are_not_paired_but_stay_in_the_standings(
+    make_event, staff, django_capture_on_commit_callbacks
+):
     event, regs = make_event(players=6, swiss_rounds=3, top_cut=0)
     with django_capture_on_commit_callbacks(execute=True):
         play_round(event, staff)
@@ -102,14 +114,18 @@ def test_dropped_players_are_not_paired_but_stay_in_the_standings(make_event, st
         round2 = play_round(event, staff)
     regs[0].refresh_from_db()
     assert regs[0].status == Registration.Status.DROPPED and regs[0].dropped_after_round == 1
-    paired = {m.player_a_id for m in round2.matches.all()} | {m.player_b_id for m in round2.matches.all()}
+    paired = {m.player_a_id for m in round2.matches.all()} | {
+        m.player_b_id for m in round2.matches.all()
+    }
     assert regs[0].pk not in paired
     rows = StandingsSnapshot.objects.filter(event=event, round_number=2).latest("version").rows
     dropped = next(r for r in rows if r["registration"] == regs[0].pk)
     assert dropped["dropped"] is True
 
 
-def test_late_entrant_takes_a_loss_for_each_missed_round(make_event, staff, django_capture_on_commit_callbacks):
+def test_late_entrant_takes_a_loss_for_each_missed_round(
+    make_event, staff, django_capture_on_commit_callbacks
+):
     event, _regs = make_event(players=4, swiss_rounds=3, top_cut=0)
     with django_capture_on_commit_callbacks(execute=True):
         play_round(event, staff)

@@ -24,10 +24,14 @@ def both_report(match, payload):
 
 
 @pytest.mark.parametrize("prizes", [1, 6])
-def test_sudden_death_replays_are_kept_as_a_chain_with_the_events_prize_count(make_event, staff, prizes):
+def test_sudden_death_replays_are_kept_as_a_chain_with_the_events_prize_count(
+    make_event, staff, prizes
+):
     event, _ = make_event(players=2, best_of=1, sudden_death_prizes=prizes)
     _, match = first_match(event, staff)
-    both_report(match, {"games": [{"outcome": "both_won"}, {"outcome": "both_won"}, {"outcome": "b"}]})
+    both_report(
+        match, {"games": [{"outcome": "both_won"}, {"outcome": "both_won"}, {"outcome": "b"}]}
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.FINAL and match.result == "b"
     games = list(Game.objects.filter(match=match).order_by("sequence"))
@@ -44,7 +48,11 @@ def test_a_report_that_stops_at_a_double_win_asks_for_the_sudden_death_game(make
     event, _ = make_event(players=2, best_of=1)
     _, match = first_match(event, staff)
     with pytest.raises(DomainError) as err:
-        services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "both_won"}]})
+        services.report_result(
+            match=match,
+            by_user=user_of(match.player_a),
+            payload={"games": [{"outcome": "both_won"}]},
+        )
     assert err.value.code == "result-incomplete"
     assert "sudden death" in err.value.message
     assert not match.reports.exists()
@@ -71,14 +79,20 @@ def test_best_of_three(make_event, staff, games, at_time, result, score):
 def test_disagreeing_reports_are_disputed_until_staff_decide(make_event, staff):
     event, _ = make_event(players=2)
     _, match = first_match(event, staff)
-    services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]})
+    services.report_result(
+        match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED
-    services.report_result(match=match, by_user=user_of(match.player_b), payload={"games": [{"outcome": "b"}]})
+    services.report_result(
+        match=match, by_user=user_of(match.player_b), payload={"games": [{"outcome": "b"}]}
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED and match.result == ""
     assert match.reports.count() == 2
-    services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "a"}]}, note="judge call")
+    services.set_result(
+        match=match, by_user=staff, payload={"games": [{"outcome": "a"}]}, note="judge call"
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.FINAL and match.result == "a"
     change = ResultChange.objects.get(match=match)
@@ -91,14 +105,20 @@ def test_only_the_two_players_report_and_only_staff_correct(make_event, staff):
     _, match = first_match(event, staff)
     outsider = next(r for r in regs if r.pk not in (match.player_a_id, match.player_b_id))
     with pytest.raises(DomainError) as err:
-        services.report_result(match=match, by_user=user_of(outsider), payload={"games": [{"outcome": "a"}]})
+        services.report_result(
+            match=match, by_user=user_of(outsider), payload={"games": [{"outcome": "a"}]}
+        )
     assert err.value.code == "not-your-match"
     with pytest.raises(DomainError) as err:
-        services.set_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]})
+        services.set_result(
+            match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}
+        )
     assert err.value.code == "not-allowed"
 
 
-def test_staff_corrections_keep_history_and_revise_published_standings(make_event, staff, django_capture_on_commit_callbacks):
+def test_staff_corrections_keep_history_and_revise_published_standings(
+    make_event, staff, django_capture_on_commit_callbacks
+):
     event, _ = make_event(players=4)
     round_, match = first_match(event, staff)
     with django_capture_on_commit_callbacks(execute=True):
@@ -108,11 +128,15 @@ def test_staff_corrections_keep_history_and_revise_published_standings(make_even
     published = StandingsSnapshot.objects.get(event=event, round_number=1)
     assert published.published and published.version == 1
     with django_capture_on_commit_callbacks(execute=True):
-        services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "b"}]}, note="slip error")
+        services.set_result(
+            match=match, by_user=staff, payload={"games": [{"outcome": "b"}]}, note="slip error"
+        )
     changes = list(ResultChange.objects.filter(match=match).order_by("id"))
     assert [c.after["result"] for c in changes] == ["a", "b"]
     assert changes[1].before["result"] == "a"
-    versions = list(StandingsSnapshot.objects.filter(event=event, round_number=1).order_by("version"))
+    versions = list(
+        StandingsSnapshot.objects.filter(event=event, round_number=1).order_by("version")
+    )
     assert [v.version for v in versions] == [1, 2]
     assert versions[0].rows == published.rows  # the published version is kept as it was
     winner_rows = {r["registration"]: r["points"] for r in versions[1].rows}
@@ -124,7 +148,9 @@ def test_players_cannot_report_after_the_result_stands(make_event, staff):
     _, match = first_match(event, staff)
     both_report(match, {"games": [{"outcome": "a"}]})
     with pytest.raises(DomainError) as err:
-        services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "b"}]})
+        services.report_result(
+            match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "b"}]}
+        )
     assert err.value.code == "result-final"
 
 
@@ -133,19 +159,25 @@ def test_no_report_before_pairings_are_published(make_event, staff):
     round_ = services.pair_next_round(event=event, by_user=staff)
     match = round_.matches.get()
     with pytest.raises(DomainError) as err:
-        services.report_result(match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]})
+        services.report_result(
+            match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}
+        )
     assert err.value.code == "round-not-public"
     assert round_.status == Round.Status.PAIRED
 
 
-def test_many_results_at_once_queue_one_standings_run(make_event, staff, monkeypatch, django_capture_on_commit_callbacks):
+def test_many_results_at_once_queue_one_standings_run(
+    make_event, staff, monkeypatch, django_capture_on_commit_callbacks
+):
     from matches import tasks
     from matches.models import StandingsState
 
     event, _ = make_event(players=16)
     round_ = services.pair_next_round(event=event, by_user=staff)
     queued = []
-    monkeypatch.setattr(tasks.recompute_standings, "apply_async", lambda *a, **kw: queued.append(kw))
+    monkeypatch.setattr(
+        tasks.recompute_standings, "apply_async", lambda *a, **kw: queued.append(kw)
+    )
     with django_capture_on_commit_callbacks(execute=True):
         for m in round_.matches.all():
             services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})

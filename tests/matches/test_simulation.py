@@ -42,7 +42,9 @@ def check_the_event_finishes_with_a_top_cut(exported):
     export, log = exported
     assert export["event"]["status"] == "finished"
     stages = [r["stage"] for r in export["rounds"]]
-    assert stages.count("swiss") == 6 and stages.count("top_cut") == 3  # 41 players: 6 rounds, top 8
+    assert (
+        stages.count("swiss") == 6 and stages.count("top_cut") == 3
+    )  # 41 players: 6 rounds, top 8
     assert all(m["status"] == "final" for r in export["rounds"] for m in r["matches"])
     assert "rematches 0" in log
 
@@ -77,13 +79,18 @@ def check_sudden_death_games_are_chained(exported):
     for g in replays:
         head = by_id[g["replay_of"]]
         assert head["outcome"] == "both_won" and head["number"] == g["number"]
-        assert head["sequence"] == g["sequence"] - 1 and g["prizes"] == export["event"]["sudden_death_prizes"]
+        assert (
+            head["sequence"] == g["sequence"] - 1
+            and g["prizes"] == export["event"]["sudden_death_prizes"]
+        )
 
 
 def check_stored_standings_agree_with_the_standings_command(exported):
     export, _ = exported
     last = max(r["number"] for r in swiss_rounds(export))
-    snapshot = max((s for s in export["standings"] if s["round"] == last), key=lambda s: s["version"])
+    snapshot = max(
+        (s for s in export["standings"] if s["round"] == last), key=lambda s: s["version"]
+    )
     request = standings_input(export)
     answer = subprocess.run(
         [sys.executable, "-m", "rules.standings"], input=json.dumps(request), capture_output=True,

@@ -3,7 +3,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 
-from notifications import services, tasks
+from notifications import delivery, services, tasks
 from notifications.models import (
     DEFAULT_EMAIL_KINDS,
     EmailPreference,
@@ -105,7 +105,7 @@ def test_email_kinds_default_and_saved(make_user):
     assert EmailPreference.objects.get(user=user).kinds == []
     with pytest.raises(DomainError) as error:
         services.set_email_kinds(user=user, kinds=["deck_verdict", "spam"])
-    assert error.value.code == "notifications.unknown_kind"
+    assert error.value.code == "unknown-kind"
 
 
 def test_mark_read_and_unread_count(make_user):
@@ -265,7 +265,7 @@ def test_a_permanent_refusal_fails_that_row_and_delivers_the_rest(
 
 def test_retry_countdown_doubles_from_the_base(settings):
     settings.NOTIFICATION_RETRY_BASE_SECONDS = 30
-    assert [services.retry_countdown(n) for n in range(4)] == [30, 60, 120, 240]
+    assert [delivery.retry_countdown(n) for n in range(4)] == [30, 60, 120, 240]
 
 
 def test_task_retries_only_the_pending_ids_with_backoff(make_user, settings):

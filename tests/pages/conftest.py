@@ -1,4 +1,5 @@
-"""Data for the page tests, built with the ORM and the real services."""
+"""Data for the page tests, built with the shared factories (`tests/factories`) and the real
+services; rounds with chosen pairings straight in the ORM (`make_round`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from decks.importer import import_card_data
 from decks.models import Format, PreconDeck
 from decks.services import ensure_default_formats
 from league import services as league_services
-from league.models import Event, League, Player, Registration, Season
+from league.models import Event, Player, Registration, Season
 from matches.models import Match, Round
+from tests.factories import EventFactory, LeagueFactory, PlayerFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 _numbers = itertools.count(1)
@@ -43,11 +45,9 @@ def organiser(make_user):
 
 @pytest.fixture
 def league(db, organiser):
-    league = League.objects.create(
-        name="Pallet Town League", slug="pallet", description="Weekly play."
+    return LeagueFactory(
+        name="Pallet Town League", slug="pallet", description="Weekly play.", organisers=[organiser]
     )
-    league.organisers.add(organiser)
-    return league
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def make_event(season, cards):
             "best_of": 1,
             "seed": "pages",
         }
-        return Event.objects.create(**{**defaults, **fields})
+        return EventFactory(**{**defaults, **fields})
 
     return make
 
@@ -84,7 +84,7 @@ def make_player(make_user):
     def make(name: str | None = None, *, with_user: bool = True, birth_year: int = 1990) -> Player:
         number = next(_numbers)
         user = make_user(f"trainer{number}") if with_user else None
-        return Player.objects.create(
+        return PlayerFactory(
             user=user,
             name=name or f"Trainer {number:03d}",
             player_id=f"{100000 + number}",
@@ -130,6 +130,10 @@ def registration_of(player: Player, event: Event) -> Registration:
 def make_round(event: Event, pairs, *, number: int = 1, status=Round.Status.PUBLISHED, division=""):
     """A round with `pairs` of registrations (`None` as B for a bye), straight in the ORM."""
     round_ = Round.objects.create(event=event, number=number, status=status, seed="pages")
+    # What `matches.services.pair_next_round` records on the event for the league app.
+    Event.objects.filter(pk=event.pk, swiss_rounds_paired__lt=number).update(
+        swiss_rounds_paired=number
+    )
     for table, (a, b) in enumerate(pairs, start=1):
         Match.objects.create(
             round=round_,

@@ -313,7 +313,7 @@ def test_my_events_takes_a_fixed_number_of_queries(
 
 
 def render_my_match(event, user, *, with_request: bool = True) -> str:
-    template = engines["django"].from_string("{% load league_tags %}{% my_match event %}")
+    template = engines["django"].from_string("{% load match_tags %}{% my_match event %}")
     if not with_request:  # no context processors: only the card's own queries
         return template.render({"event": event, "user": user})
     request = RequestFactory().get("/")

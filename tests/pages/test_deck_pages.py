@@ -289,7 +289,11 @@ def test_staff_deck_list_shows_illegal_lists_first(client, db):
     sample_cards()
     staff = UserFactory()
     event = EventFactory(season=SeasonFactory(league=LeagueFactory(organisers=[staff])))
-    names = {"Anna Legal": sample_deck_text(), "Bert Missing": None, "Cleo Illegal": "4 Pikachu DM1 1"}
+    names = {
+        "Anna Legal": sample_deck_text(),
+        "Bert Missing": None,
+        "Cleo Illegal": "4 Pikachu DM1 1",
+    }
     for name, text in names.items():
         player = PlayerFactory(name=name)
         reg = Registration.objects.create(event=event, player=player, division="masters")

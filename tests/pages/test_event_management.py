@@ -46,7 +46,9 @@ def test_staff_create_an_event_from_the_league_page(client, league_with_staff):
     assert Event.objects.filter(name="League Challenge").count() == 2  # a second slug is made
 
 
-def test_a_deadline_after_the_start_is_refused_and_the_form_keeps_its_input(client, league_with_staff):
+def test_a_deadline_after_the_start_is_refused_and_the_form_keeps_its_input(
+    client, league_with_staff
+):
     league, staff = league_with_staff
     client.force_login(staff)
     data = form_data(name="Late Deadline Cup")
@@ -70,11 +72,15 @@ def test_format_and_best_of_are_fixed_once_the_event_runs(client, league_with_st
     league, staff = league_with_staff
     event = EventFactory(season=league.seasons.first(), status=Event.Status.RUNNING, best_of=1)
     client.force_login(staff)
-    page = client.post(f"/events/{event.pk}/edit/", form_data(best_of=3, status="running")).content.decode()
+    page = client.post(
+        f"/events/{event.pk}/edit/", form_data(best_of=3, status="running")
+    ).content.decode()
     assert "cannot change once the event has started" in page
     event.refresh_from_db()
     assert event.best_of == 1
-    response = client.post(f"/events/{event.pk}/edit/", form_data(best_of=1, round_minutes=45, status="running"))
+    response = client.post(
+        f"/events/{event.pk}/edit/", form_data(best_of=1, round_minutes=45, status="running")
+    )
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.round_minutes == 45

@@ -20,7 +20,9 @@ def test_password_reset_by_email_end_to_end(client, mailoutbox):
     assert len(mailoutbox) == 1 and "misty" in mailoutbox[0].body
     link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mailoutbox[0].body).group(1)
     form_url = client.get(link).url  # Django swaps the token for a session and redirects
-    response = client.post(form_url, {"new_password1": "Psyduck-Swims-42", "new_password2": "Psyduck-Swims-42"})
+    response = client.post(
+        form_url, {"new_password1": "Psyduck-Swims-42", "new_password2": "Psyduck-Swims-42"}
+    )
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password("Psyduck-Swims-42")
@@ -30,6 +32,11 @@ def test_a_second_account_with_the_same_email_is_refused(client):
     UserFactory(username="brock", email="brock@example.test")
     page = client.post(
         "/accounts/signup/",
-        {"username": "brock2", "email": "Brock@example.test", "password1": "Onix-Rocks-77", "password2": "Onix-Rocks-77"},
+        {
+            "username": "brock2",
+            "email": "Brock@example.test",
+            "password1": "Onix-Rocks-77",
+            "password2": "Onix-Rocks-77",
+        },
     ).content.decode()
     assert "already uses this e-mail address" in page and "brock2" in page

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import swiss
+from rules import matching
 from rules.errors import RulesError
 from rules.swiss import (
     PairingPlayer,
@@ -315,7 +315,7 @@ def test_weighted_blossom_against_brute_force(n, density, seed, cardinality_firs
         for a, b in itertools.combinations(range(n), 2)
         if rng.random() < density
     ]
-    mate = swiss._max_weight_matching(n, edges, cardinality_first)
+    mate = matching.max_weight_matching(n, edges, cardinality_first)
     weights = {frozenset((a, b)): w for a, b, w in edges}
     size = weight = 0
     for v, u in enumerate(mate):
@@ -347,11 +347,11 @@ def test_cardinality_matching_against_brute_force(n, density, seed):
                 u = rng.choice(free)
                 mate[u], mate[v] = v, u
     start = [v for v in range(n) if mate[v] >= 0]
-    swiss._max_cardinality_matching(n, adjacent.__getitem__, mate)
+    matching.max_cardinality_matching(n, adjacent.__getitem__, mate)
     assert all(mate[v] >= 0 for v in start)
     assert all(mate[mate[v]] == v and mate[v] in adjacent[v] for v in range(n) if mate[v] >= 0)
     size = sum(u >= 0 for u in mate) // 2
-    expected = sum(u >= 0 for u in swiss._max_weight_matching(n, edges)) // 2
+    expected = sum(u >= 0 for u in matching.max_weight_matching(n, edges)) // 2
     assert size == expected
 
 

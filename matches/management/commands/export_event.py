@@ -17,4 +17,6 @@ class Command(BaseCommand):
         obj = Event.objects.select_related("format").filter(pk=event).first()
         if obj is None:
             raise CommandError(f"No event with id {event}.")
-        self.stdout.write(json.dumps(export_event(obj), indent=indent, ensure_ascii=False, default=str))
+        self.stdout.write(
+            json.dumps(export_event(obj), indent=indent, ensure_ascii=False, default=str)
+        )

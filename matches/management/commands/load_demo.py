@@ -72,7 +72,9 @@ class Command(BaseCommand):
         for player in regulars[:6]:
             reg = league_services.register(event=upcoming, player=player, by_user=admin)
             if player.user and decks:
-                league_services.submit_deck(registration=reg, text=rng.choice(decks), by_user=player.user)
+                league_services.submit_deck(
+                    registration=reg, text=rng.choice(decks), by_user=player.user
+                )
         self.stdout.write(
             f"Demo league loaded: {finished.event.name} (finished), {running.event.name} (running), "
             f"{upcoming.name} (registration open).\n"

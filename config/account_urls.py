@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from . import views
+from league import views
+from matches import views as match_views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
-    path("me/", views.my_events, name="my-events"),
+    path("me/", match_views.my_events, name="my-events"),
 ]

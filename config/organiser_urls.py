@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from matches import views
 
 urlpatterns = [
     path(

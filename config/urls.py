@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from league import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +10,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/", include(("league.api_urls", "api"))),
-    path("", include("league.page_urls")),
+    path("api/", include(("config.api_urls", "api"))),
+    path("", include("config.page_urls")),
     path("", include("notifications.urls")),
 ]

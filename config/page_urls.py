@@ -1,11 +1,10 @@
-"""The server-rendered pages (the site root and `home` are in `league.urls`)."""
+"""The server-rendered pages (the site root and `home` are in `config.urls`)."""
 
 from django.urls import include, path
 
 from decks import views as deck_views
+from league import views
 from matches import views as match_views
-
-from . import views
 
 urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
@@ -60,6 +59,6 @@ urlpatterns = [
     path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
-    path("", include("league.account_urls")),
-    path("", include("matches.organiser_urls")),
+    path("", include("config.account_urls")),
+    path("", include("config.organiser_urls")),
 ]

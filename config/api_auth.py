@@ -15,4 +15,4 @@ class BasicAuthentication(authentication.BasicAuthentication):
 class BasicScheme(drf_spectacular_basic.BasicScheme):
     """Describe it in the OpenAPI schema as plain HTTP Basic."""
 
-    target_class = "league.api_auth.BasicAuthentication"
+    target_class = "config.api_auth.BasicAuthentication"

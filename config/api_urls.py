@@ -4,9 +4,8 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
+from league import api as league_api
 from matches import api as matches_api
-
-from . import api as league_api
 
 router = DefaultRouter()
 router.register("cards", decks_api.CardViewSet, basename="card")
@@ -20,7 +19,13 @@ router.register("matches", matches_api.MatchViewSet, basename="match")
 
 urlpatterns = [
     path("decks/check/", decks_api.check_deck, name="api-check-deck"),
-    path("events/<int:event_id>/pair-next-round/", matches_api.pair_next_round, name="api-pair-next-round"),
-    path("events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"),
+    path(
+        "events/<int:event_id>/pair-next-round/",
+        matches_api.pair_next_round,
+        name="api-pair-next-round",
+    ),
+    path(
+        "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
+    ),
     path("", include(router.urls)),
 ]

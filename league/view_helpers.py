@@ -1,0 +1,91 @@
+"""Helpers every page shares: loading an event, who may see it, the player's own
+registration, the redirect back, and `show_error`, the one way a `DomainError` becomes
+something on a page.
+
+Pages of `league` and `matches` import these; the layer rule (matches → league) lets both.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from rules.errors import DomainError
+
+from . import permissions
+from .models import Event, Registration
+
+
+def show_error(request, exc: DomainError, *, form=None, prefix: str = "") -> None:
+    """Show a service's `DomainError` on the page: a 403 error (not allowed) becomes the
+    403 page, as in the API; otherwise its message is added to `form` as a non-field error
+    when a form is given (the page shows the form again), else shown as a message, after
+    `prefix` (e.g. "Table 4: ")."""
+    if exc.status == 403:
+        raise PermissionDenied(exc.message) from exc
+    if form is not None:
+        form.add_error(None, exc.message)
+    else:
+        messages.error(request, f"{prefix}{exc.message}")
+
+
+def get_event(event_id: int) -> Event:
+    return get_object_or_404(Event.objects.select_related("season__league", "format"), pk=event_id)
+
+
+def is_staff(request, event: Event) -> bool:
+    """`permissions.is_event_staff`, asked once per request and event."""
+    cache = request.__dict__.setdefault("_event_staff", {})
+    if event.pk not in cache:
+        cache[event.pk] = permissions.is_event_staff(request.user, event)
+    return cache[event.pk]
+
+
+def require_staff(request, event: Event) -> None:
+    if not is_staff(request, event):
+        raise PermissionDenied("Only the event's staff can see this page.")
+
+
+def require_visible(request, event: Event) -> None:
+    """A draft event is not announced yet: only its staff see it."""
+    if event.status == Event.Status.DRAFT and not is_staff(request, event):
+        raise Http404("No such event.")
+
+
+def own_registration(user, event: Event) -> Registration | None:
+    if not user.is_authenticated:
+        return None
+    return (
+        Registration.objects.filter(event=event, player__user=user).select_related("player").first()
+    )
+
+
+def safe_next(request) -> str:
+    """The `next` address (POSTed, or in the query string) when it is local, else ''."""
+    target = request.POST.get("next") or request.GET.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def back(request, default: str, *args):
+    """Redirect to the POSTed `next` when it is a local address, else to `default`."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect(default, *args)
+
+
+def get_registration(event_id: int, registration_id: int) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("event__season__league", "event__format", "player"),
+        pk=registration_id,
+        event_id=event_id,
+    )

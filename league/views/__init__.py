@@ -1,0 +1,32 @@
+"""Pages of the league app, one module per screen group:
+
+- `leagues`: the home page, a league's page, creating and editing an event;
+- `registrations`: registering, checking in, dropping;
+- `decklists`: the player's deck page, the staff's decklists, one player's list;
+- `accounts`: sign-up and the player profile.
+
+Views are thin: they load rows, check who may look with `league.permissions`, call one
+service and redirect with a message; `league.view_helpers.show_error` turns a `DomainError`
+into the page's message. The event page, the dashboard, pairings, standings, matches and
+the player's history need rounds, so they live in `matches.views`.
+"""
+
+from .accounts import profile, signup
+from .decklists import deck_submit, event_deck_detail, event_decks
+from .leagues import event_create, event_edit, home, league_detail
+from .registrations import event_register, registration_check_in, registration_drop
+
+__all__ = [
+    "deck_submit",
+    "event_create",
+    "event_deck_detail",
+    "event_decks",
+    "event_edit",
+    "event_register",
+    "home",
+    "league_detail",
+    "profile",
+    "registration_check_in",
+    "registration_drop",
+    "signup",
+]

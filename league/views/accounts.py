@@ -1,0 +1,110 @@
+"""A player's own account: sign-up and the player profile. (Their events and match
+history are in `matches.views.players`.)"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+
+from rules.divisions import division_for
+from rules.errors import DomainError
+
+from .. import services
+from ..forms import ProfileForm, SignupForm
+from ..models import Division, Season
+from ..view_helpers import safe_next, show_error
+
+
+def _with_next(name: str, next_url: str) -> str:
+    url = reverse(name)
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+
+
+def signup(request):
+    """A new account, signed in at once and sent on to the profile step (keeping `next`,
+    e.g. the event page the newcomer came from)."""
+    next_url = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or "profile")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(
+            request, f"Welcome, {user.get_username()}! One more step: your player profile."
+        )
+        return redirect(_with_next("profile", next_url))
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _current_seasons(birth_date) -> list[dict]:
+    """The seasons running today, with their division cut-offs and, given a birth date,
+    the division it falls in."""
+    today = timezone.localdate()
+    seasons = (
+        Season.objects.filter(starts_on__lte=today, ends_on__gte=today)
+        .select_related("league")
+        .order_by("league__name", "starts_on")
+    )
+    return [
+        {
+            "season": season,
+            "division": Division(
+                division_for(
+                    birth_date.year,
+                    junior_from=season.junior_from_year,
+                    senior_from=season.senior_from_year,
+                )
+            ).label
+            if birth_date
+            else "",
+        }
+        for season in seasons
+    ]
+
+
+@login_required
+def profile(request):
+    """Create or edit the signed-in user's player profile (`services.save_profile`); shows
+    the age division it gives in each season running today."""
+    player = getattr(request.user, "player", None)
+    next_url = safe_next(request)
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            try:
+                services.save_profile(user=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                show_error(request, exc)
+                if exc.code == "duplicate-player-id":
+                    form.add_error("player_id", "Another player already has this ID.")
+            else:
+                messages.success(
+                    request,
+                    "Your profile is saved."
+                    if player
+                    else "Your player profile is ready: you can register for events now.",
+                )
+                return redirect(next_url or "profile")
+    elif player is not None:
+        form = ProfileForm(
+            initial={"name": player.name, "player_id": player.player_id,
+                     "birth_date": player.birth_date, "email": player.email or request.user.email}
+        )  # fmt: skip
+    else:
+        form = ProfileForm(initial={"email": request.user.email})
+    return render(
+        request,
+        "league/profile.html",
+        {
+            "form": form,
+            "player": player,
+            "next": next_url,
+            "seasons": _current_seasons(player.birth_date if player else None),
+        },
+    )

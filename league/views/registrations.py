@@ -1,0 +1,83 @@
+"""Registering for an event, checking in and dropping."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from rules.errors import DomainError
+
+from .. import permissions, services
+from ..models import Registration
+from ..view_helpers import back, get_event, get_registration, is_staff, require_visible, show_error
+
+
+@login_required
+@require_POST
+def event_register(request, event_id: int):
+    event = get_event(event_id)
+    require_visible(request, event)
+    player = getattr(request.user, "player", None)
+    if player is None:
+        messages.error(
+            request,
+            "You have no player profile yet: add your Play! Pokémon ID and birth date first.",
+        )
+        return redirect(f"{reverse('profile')}?next={reverse('event-detail', args=[event.pk])}")
+    try:
+        registration = services.register(event=event, player=player, by_user=request.user)
+    except DomainError as exc:
+        show_error(request, exc)
+    else:
+        if registration.status == Registration.Status.WAITLISTED:
+            messages.warning(request, f"{event.name} is full: you are on the waiting list.")
+        elif registration.late_entry_round:
+            messages.success(
+                request,
+                f"You are registered as a late entrant: you play from round "
+                f"{registration.late_entry_round}.",
+            )
+        else:
+            messages.success(request, f"You are registered for {event.name}.")
+    return redirect("event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def registration_drop(request, event_id: int, registration_id: int):
+    registration = get_registration(event_id, registration_id)
+    try:
+        registration = services.drop(registration=registration, by_user=request.user)
+    except DomainError as exc:
+        show_error(request, exc)
+    else:
+        if registration.status == Registration.Status.WITHDRAWN:
+            messages.success(request, f"{registration.player.name} withdrew from the event.")
+        else:
+            messages.success(
+                request,
+                f"{registration.player.name} dropped after round {registration.dropped_after_round}.",
+            )
+    return back(request, "event-detail", event_id)
+
+
+@login_required
+@require_POST
+def registration_check_in(request, event_id: int, registration_id: int):
+    registration = get_registration(event_id, registration_id)
+    if not (
+        permissions.owns_registration(request.user, registration)
+        or is_staff(request, registration.event)
+    ):
+        raise PermissionDenied("This is not your registration.")
+    try:
+        services.check_in(registration=registration, by_user=request.user)
+    except DomainError as exc:
+        show_error(request, exc)
+    else:
+        messages.success(request, f"{registration.player.name} is checked in.")
+    return back(request, "event-detail", event_id)

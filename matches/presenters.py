@@ -1,0 +1,159 @@
+"""Results in words, for every page: the pairings row, the match page, the results grid,
+the bracket, the "your match" card and the player's history all word results here.
+
+Two points of view: `match_result_text` is the neutral line of a pairings row ("Ash won
+2–1"); `result_for_player` is the same result seen by one of its players ("Won 2–1",
+"Lost 1–2"), with a kind (win, loss, tie, or '' while there is no result) for styling and
+for counting a record. `result_summary` words a stored result or report (the form
+`rules.results.result_snapshot` gives).
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from django.utils import timezone
+
+from league.models import Division, Event
+
+from .models import Game, Match
+
+DIVISION_NAMES = dict(Division.choices)
+
+
+def names_of(match: Match) -> dict[str, str]:
+    return {
+        "a": match.player_a.player.name,
+        "b": match.player_b.player.name if match.player_b_id else "BYE",
+    }
+
+
+def game_text(game: dict, names: dict[str, str]) -> str:
+    """One game of a payload or snapshot in words: `Ash won (no-show)`."""
+    outcome = game.get("outcome")
+    if outcome in ("a", "b"):
+        text = f"{names[outcome]} won"
+    else:
+        text = {
+            "both_won": "both won at once",
+            "tie": "unfinished at time",
+            "double_loss": "double game loss",
+        }.get(outcome, str(outcome))
+    reason = game.get("reason") or "played"
+    if reason != "played":
+        text += (
+            f" ({Game.Reason(reason).label.lower()})"
+            if reason in Game.Reason.values
+            else f" ({reason})"
+        )
+    return text
+
+
+def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
+    """A stored result or report (`{"result", "games", "at_time", "intentional_draw"}`)
+    in one line: `Ash won, at time: G1 Ash won; G2 sudden death (1 Prize) Misty won`."""
+    if not snapshot:
+        return "no result"
+    result = snapshot.get("result")
+    head = {"a": f"{names['a']} won", "b": f"{names['b']} won", "tie": "Tie",
+            "double_loss": "Double loss"}.get(result, "Incomplete")  # fmt: skip
+    extras = [
+        label
+        for key, label in (("intentional_draw", "intentional draw"), ("at_time", "at time"))
+        if snapshot.get(key)
+    ]
+    if extras:
+        head += " (" + ", ".join(extras) + ")"
+    games = []
+    for game in snapshot.get("games", []):
+        slot = f"G{game.get('number', '?')}"
+        if game.get("sequence"):
+            prizes = game.get("prizes", 1)
+            slot += f" sudden death ({prizes} Prize{'s' if prizes != 1 else ''})"
+        games.append(f"{slot} {game_text(game, names)}")
+    return head + (": " + "; ".join(games) if games else "")
+
+
+def match_result_text(match: Match) -> str:
+    """The short result of a pairings row."""
+    if match.is_bye:
+        return "Bye"
+    if match.status != Match.Status.FINAL:
+        return {
+            Match.Status.PENDING: "",
+            Match.Status.REPORTED: "Reported, awaiting confirmation",
+            Match.Status.DISPUTED: "Disputed",
+        }.get(match.status, "")
+    score = f"{match.a_game_wins}–{match.b_game_wins}"
+    if match.result == Match.Result.A:
+        return f"{match.player_a.player.name} won {score}"
+    if match.result == Match.Result.B:  # the winner's game wins first
+        return f"{match.player_b.player.name} won {match.b_game_wins}–{match.a_game_wins}"
+    if match.result == Match.Result.TIE:
+        return "Intentional draw" if match.intentional_draw else f"Tie {score}"
+    return "Double loss"
+
+
+def result_for_player(match: Match, side: str) -> tuple[str, str]:
+    """`(text, kind)` of a match seen from `side`; kind is win, loss, tie or '' (no result)."""
+    if match.player_b_id is None:
+        return "Bye (counts as a win)", "win"
+    if match.status != Match.Status.FINAL:
+        return {
+            Match.Status.REPORTED: "Reported, waiting for confirmation",
+            Match.Status.DISPUTED: "Disputed: the staff will decide",
+        }.get(match.status, "No result yet"), ""
+    mine, theirs = match.a_game_wins, match.b_game_wins
+    if side == "b":
+        mine, theirs = theirs, mine
+    if match.result == side:
+        return f"Won {mine}–{theirs}", "win"
+    if match.result in (Match.Result.A, Match.Result.B):
+        return f"Lost {mine}–{theirs}", "loss"
+    if match.result == Match.Result.TIE:
+        return ("Intentional draw" if match.intentional_draw else f"Tie {mine}–{theirs}"), "tie"
+    return "Double loss", "loss"
+
+
+def seconds_left(round_, *, now=None) -> int | None:
+    """Seconds on the round clock while it runs, else None."""
+    if round_.status != round_.Status.RUNNING or not round_.ends_at:
+        return None
+    return max(0, int((round_.ends_at - (now or timezone.now())).total_seconds()))
+
+
+def match_card(match: Match, registration_id: int, *, now=None) -> dict:
+    """What the "your match" card shows: round, table, opponent, the round clock (seconds
+    left while it runs), the result so far and whether the player can still report."""
+    side = match.side_of(registration_id)
+    opponent = match.player_b if side == "a" else match.player_a
+    remaining = seconds_left(match.round, now=now)
+    result, kind = result_for_player(match, side)
+    clock = f"{remaining // 60}:{remaining % 60:02d}" if remaining is not None else ""
+    return {
+        "match": match,
+        "round": match.round,
+        "bye": match.player_b_id is None,
+        "opponent": opponent.player if opponent is not None else None,
+        "remaining": remaining,
+        "remaining_text": clock,
+        "result": result,
+        "kind": kind,
+        "can_report": match.player_b_id is not None and match.status != Match.Status.FINAL,
+    }
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def division_groups(event: Event, items, key) -> list[dict]:
+    """`items` grouped by division (`key` gives an item's division) when the divisions play
+    separately, each group with the division's name; else one group of everything."""
+    if event.division_mode != Event.DivisionMode.SEPARATE:
+        return [{"division": "", "name": "", "items": list(items)}]
+    return [
+        {"division": d, "name": DIVISION_NAMES.get(d, d), "items": list(group)}
+        for d, group in groupby(sorted(items, key=key), key=key)
+    ]

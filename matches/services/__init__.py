@@ -1,0 +1,46 @@
+"""Running an event: pairing rounds, results, the top cut, standings.
+
+Each function owns its transaction, raises `DomainError` with a stable code for a mistake
+staff or players can fix, and says what it writes and what it queues. The pairing and
+standings rules themselves live in `rules/`; this module loads rows, calls them and saves.
+
+Concurrency: anything that changes a round takes a row lock on the event first, so two
+clicks on "pair next round" make one round; anything that changes a result locks the match,
+so two reports arriving at once are applied one after the other and both are kept.
+
+The functions live by concern (`structure`, `rounds`, `results`, `standings`, with `common` helpers);
+import them from here: `from matches import services; services.pair_next_round(...)`.
+"""
+
+from .common import ACTIVE
+from .results import report_result, set_result, stored_result
+from .rounds import close_round, pair_next_round, publish_round, start_clock
+from .standings import (
+    STANDINGS_COALESCE_SECONDS,
+    final_placements,
+    finish_event,
+    recompute_standings,
+    request_standings,
+    send_round_clock_reminders,
+    standings_rows,
+)
+from .structure import event_structure
+
+__all__ = [
+    "ACTIVE",
+    "STANDINGS_COALESCE_SECONDS",
+    "close_round",
+    "event_structure",
+    "final_placements",
+    "finish_event",
+    "pair_next_round",
+    "publish_round",
+    "recompute_standings",
+    "report_result",
+    "request_standings",
+    "send_round_clock_reminders",
+    "set_result",
+    "standings_rows",
+    "start_clock",
+    "stored_result",
+]

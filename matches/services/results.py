@@ -1,0 +1,210 @@
+"""Results: a player's report, the staff's result, and applying a result with its
+history. Anything that changes a result locks the match row, so two reports arriving at
+once are applied one after the other and both are kept."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.db import transaction
+
+from league.models import Registration
+from rules.errors import DomainError
+from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
+
+from .. import notify
+from ..models import (
+    Game,
+    Match,
+    ResultChange,
+    ResultReport,
+    Round,
+)
+from .common import _require_staff, _user
+from .standings import request_standings
+
+# --- results ------------------------------------------------------------------------
+
+
+def _resolve(match: Match, payload: dict) -> Resolution:
+    event = match.round.event
+    return resolve_match(
+        games_from_payload(payload.get("games", [])),
+        best_of=event.best_of,
+        top_cut=match.round.stage == Round.Stage.TOP_CUT,
+        at_time=bool(payload.get("at_time")),
+        intentional_draw=bool(payload.get("intentional_draw")),
+        sudden_death_prizes=event.sudden_death_prizes,
+    )
+
+
+def _canonical(resolution: Resolution, payload: dict) -> dict:
+    """The report in one normal form, so two reports of the same games compare equal."""
+    return result_snapshot(
+        result=resolution.result,
+        games=resolution.games,
+        at_time=bool(payload.get("at_time")),
+        intentional_draw=bool(payload.get("intentional_draw")),
+    )
+
+
+def _check_complete(resolution: Resolution) -> None:
+    if not resolution.complete:
+        nxt = resolution.next_game
+        raise DomainError(
+            "result-incomplete",
+            f"The match is not over: game {nxt.number}"
+            + (
+                f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})"
+                if nxt.prizes < 6 or nxt.sequence
+                else ""
+            )
+            + f" is still to be played ({nxt.why}).",
+        )
+
+
+def _lock_match(match: Match) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event__season__league", "player_a__player", "player_b__player")
+        .get(pk=match.pk)
+    )
+
+
+@transaction.atomic
+def report_result(*, match: Match, by_user, payload: dict) -> Match:
+    """A player reports their match: `payload = {"games": [{"outcome": "a"|"b"|"both_won"|
+    "tie"|"double_loss", "reason"?, "prizes"?}, ...], "at_time"?: bool,
+    "intentional_draw"?: bool}` with games in the order played (a sudden-death replay right
+    after the game it replays).
+
+    Writes a `ResultReport`. When the other player's report agrees, the result stands (games,
+    result, history, standings queued); when it differs the match is disputed and staff are
+    told; otherwise the opponent is asked to confirm. Raises `not-your-match`,
+    `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
+    """
+    match = _lock_match(match)
+    reg = (
+        Registration.objects.filter(event=match.round.event, player__user=by_user).first()
+        if by_user
+        else None
+    )
+    side = match.side_of(reg.pk) if reg else None
+    if side is None:
+        raise DomainError("not-your-match", "You can only report your own match.", status=403)
+    if match.is_bye:
+        raise DomainError("result-final", "A bye needs no report.", status=409)
+    if not match.round.is_public:
+        raise DomainError(
+            "round-not-public", "This round's pairings are not published yet.", status=409
+        )
+    if match.status == Match.Status.FINAL:
+        raise DomainError(
+            "result-final", "The result already stands; ask staff to correct it.", status=409
+        )
+    resolution = _resolve(match, payload)
+    _check_complete(resolution)
+    canonical = _canonical(resolution, payload)
+    match.reports.filter(side=side, superseded=False).update(superseded=True)
+    ResultReport.objects.create(match=match, side=side, reported_by=by_user, payload=canonical)
+    other = (
+        match.reports.filter(side="b" if side == "a" else "a", superseded=False)
+        .order_by("-id")
+        .first()
+    )
+    if other is None:
+        match.status = Match.Status.REPORTED
+        match.save(update_fields=["status", "updated_at"])
+        notify.result_reported(match, reported_by_side=side)
+    elif other.payload == canonical:
+        _apply(
+            match,
+            resolution,
+            canonical,
+            by_user=by_user,
+            source="players",
+            note="both players agreed",
+        )
+    else:
+        match.status = Match.Status.DISPUTED
+        match.save(update_fields=["status", "updated_at"])
+        notify.result_disputed(match)
+    return match
+
+
+@transaction.atomic
+def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match:
+    """Staff enter or correct a result, in any state, even after the round closed. The
+    change is kept with who and when; a disputed match is resolved and both players told;
+    the standings are recomputed (a published round's standings get a new version)."""
+    match = _lock_match(match)
+    _require_staff(by_user, match.round.event)
+    if match.is_bye:
+        raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
+    resolution = _resolve(match, payload)
+    _check_complete(resolution)
+    was_disputed = match.status == Match.Status.DISPUTED
+    _apply(
+        match,
+        resolution,
+        _canonical(resolution, payload),
+        by_user=by_user,
+        source="staff",
+        note=note,
+    )
+    if was_disputed:
+        notify.dispute_resolved(match)
+    return match
+
+
+def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
+    """The match's stored result as `rules.results.result_snapshot` words it (None without
+    a result); `games` in the order played, read from the database when not given."""
+    if not match.result:
+        return None
+    if games is None:
+        games = list(match.games.order_by("number", "sequence"))
+    return result_snapshot(
+        result=match.result, games=games, at_time=match.ended_at_time,
+        intentional_draw=match.intentional_draw,
+    )  # fmt: skip
+
+
+def _apply(
+    match: Match, resolution: Resolution, canonical: dict, *, by_user, source: str, note: str
+) -> None:
+    before = stored_result(match)
+    match.games.all().delete()
+    slot_heads: dict[int, Game] = {}
+    for played in resolution.games:
+        game = Game.objects.create(
+            match=match,
+            number=played.number,
+            sequence=played.sequence,
+            replay_of=slot_heads.get(played.number) if played.sequence else None,
+            prizes=played.prizes,
+            outcome=played.outcome,
+            reason=played.reason,
+        )
+        slot_heads[played.number] = game
+    match.result = resolution.result
+    match.a_game_wins, match.b_game_wins = resolution.a_wins, resolution.b_wins
+    match.ended_at_time = canonical["at_time"]
+    match.intentional_draw = canonical["intentional_draw"]
+    match.status = Match.Status.FINAL
+    match.save()
+    ResultChange.objects.create(
+        match=match,
+        changed_by=_user(by_user),
+        source=source,
+        before=before,
+        after=canonical,
+        note=note[:200],
+    )
+    if match.round.stage == Round.Stage.SWISS:
+        # Marked after commit, in a transaction of its own: a hundred tables reporting at
+        # once then hold the event's standings row for a moment each, not for their whole
+        # report.
+        transaction.on_commit(
+            partial(request_standings, event=match.round.event, round_number=match.round.number)
+        )

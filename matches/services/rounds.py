@@ -1,0 +1,280 @@
+"""Rounds: pairing the next Swiss or top-cut round, publishing
+it, the round clock and closing it. Anything that changes a round locks the event row
+first, so two clicks on "pair next round" make one round."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import Event, Registration
+from rules import swiss, topcut
+from rules.errors import DomainError
+from rules.scoring import PLAY_POKEMON, match_points
+
+from .. import notify
+from ..models import (
+    Match,
+    Round,
+)
+from .common import ACTIVE, _lock_event, _require_staff, _user
+from .standings import finish_event, request_standings, standings_rows
+from .structure import event_structure
+
+# --- pairing ------------------------------------------------------------------------
+
+
+def _pairing_players(event: Event, division: str | None) -> list[swiss.PairingPlayer]:
+    regs = Registration.objects.filter(event=event).exclude(
+        status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED)
+    )
+    if division:
+        regs = regs.filter(division=division)
+    regs = list(regs)
+    opponents: dict[int, list[str]] = defaultdict(list)
+    had_bye: set[int] = set()
+    results = list(
+        Match.objects.filter(
+            round__event=event, round__stage=Round.Stage.SWISS, status=Match.Status.FINAL
+        ).values_list("player_a_id", "player_b_id", "result")
+    )
+    points = match_points(results, PLAY_POKEMON)
+    for a, b, _result in results:
+        if b is None:
+            had_bye.add(a)
+            continue
+        opponents[a].append(str(b))
+        opponents[b].append(str(a))
+    players = []
+    for reg in regs:
+        active = reg.status in ACTIVE and (
+            not event.require_check_in or reg.status == Registration.Status.CHECKED_IN
+        )
+        players.append(
+            swiss.PairingPlayer(
+                id=str(reg.pk),
+                points=points[reg.pk],
+                opponents=tuple(opponents[reg.pk]),
+                had_bye=reg.pk in had_bye or reg.has_earned_bye,
+                dropped=not active,
+                late=bool(reg.late_entry_round and reg.late_entry_round > 1),
+            )
+        )
+    return players
+
+
+@transaction.atomic
+def pair_next_round(*, event: Event, by_user) -> Round:
+    """Pair the next round: a Swiss round until the event's Swiss rounds are played, then
+    the top cut, one round at a time.
+
+    Writes one `Round` (status `paired`, not yet visible to players) and its matches; a bye
+    is a final win. Raises `round-open` while the last round is not closed, `event-finished`,
+    `not-enough-players`.
+    """
+    event = _lock_event(event)
+    _require_staff(by_user, event)
+    last = Round.objects.filter(event=event).order_by("-number").first()
+    if last and last.status != Round.Status.CLOSED:
+        raise DomainError(
+            "round-open",
+            f"Round {last.number} is not closed yet: enter every result first.",
+            status=409,
+        )
+    if event.status == Event.Status.FINISHED:
+        raise DomainError("event-finished", f"{event} is finished.", status=409)
+    swiss_rounds, cut = event_structure(event)
+    number = (last.number if last else 0) + 1
+    swiss_played = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
+    if swiss_played < swiss_rounds:
+        round_ = _pair_swiss(event, number, by_user)
+        event.swiss_rounds_paired = swiss_played + 1
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status", "swiss_rounds_paired"])
+        return round_
+    if cut < 2:
+        raise DomainError(
+            "event-finished", "The Swiss rounds are over and there is no top cut.", status=409
+        )
+    return _pair_top_cut(event, number, cut, by_user)
+
+
+def _divisions(event: Event) -> list[str]:
+    if event.division_mode == Event.DivisionMode.SEPARATE:
+        return list(
+            Registration.objects.filter(event=event, status__in=ACTIVE)
+            .order_by()
+            .values_list("division", flat=True)
+            .distinct()
+        )
+    return [""]
+
+
+def _pair_swiss(event: Event, number: int, by_user) -> Round:
+    seed = f"{event.seed or event.pk}"
+    round_ = Round.objects.create(
+        event=event, number=number, stage=Round.Stage.SWISS, seed=seed, created_by=_user(by_user)
+    )
+    matches: list[Match] = []
+    rematches = pair_downs = 0
+    for division in _divisions(event):
+        players = _pairing_players(event, division or None)
+        if sum(1 for p in players if not p.dropped) < 2:
+            if division:
+                continue
+            raise DomainError(
+                "not-enough-players", "At least two active players are needed to pair a round."
+            )
+        result = swiss.pair_round(number, players, seed=f"{seed}:{division}")
+        rematches += result.rematches
+        pair_downs += result.pair_downs
+        points = {p.id: p.points for p in players}
+        ordered = sorted(result.pairings, key=lambda pair: -max(points[pair[0]], points[pair[1]]))
+        table = 0
+        for table, (a, b) in enumerate(ordered, start=1):
+            matches.append(
+                Match(
+                    round=round_,
+                    table=table,
+                    division=division,
+                    player_a_id=int(a),
+                    player_b_id=int(b),
+                )
+            )
+        if result.bye:
+            matches.append(
+                Match(round=round_, table=table + 1, division=division, player_a_id=int(result.bye),
+                      status=Match.Status.FINAL, result=Match.Result.A)
+            )  # fmt: skip
+    Match.objects.bulk_create(matches)
+    round_.rematches, round_.pair_downs = rematches, pair_downs
+    round_.save(update_fields=["rematches", "pair_downs"])
+    return round_
+
+
+def _swiss_order(event: Event, division: str) -> list[int]:
+    rows = standings_rows(event)
+    return [row["registration"] for row in rows if not division or row["division"] == division]
+
+
+def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
+    previous = (
+        Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("-number").first()
+    )
+    matches: list[Match] = []
+    round_ = Round.objects.create(
+        event=event, number=number, stage=Round.Stage.TOP_CUT, seed=event.seed or str(event.pk),
+        created_by=_user(by_user),
+    )  # fmt: skip
+    for division in _divisions(event):
+        if previous is None:
+            order = _swiss_order(event, division)
+            active = set(
+                Registration.objects.filter(event=event, status__in=ACTIVE).values_list(
+                    "pk", flat=True
+                )
+            )
+            seeds = [str(reg) for reg in order if reg in active][:cut]
+            size = 1 << (len(seeds).bit_length() - 1) if seeds else 0
+            pairs = topcut.bracket(seeds[:size]) if size >= 2 else []
+        else:
+            winners = [
+                str(m.player_a_id if m.result == Match.Result.A else m.player_b_id)
+                for m in previous.matches.filter(division=division).order_by("table")
+            ]
+            if len(winners) < 2:
+                continue
+            pairs = topcut.next_round(winners)
+        for table, (a, b) in enumerate(pairs, start=1):
+            matches.append(
+                Match(
+                    round=round_,
+                    table=table,
+                    division=division,
+                    player_a_id=int(a),
+                    player_b_id=int(b),
+                )
+            )
+    if not matches:
+        raise DomainError("event-finished", "The top cut is over.", status=409)
+    Match.objects.bulk_create(matches)
+    if event.status != Event.Status.TOP_CUT:
+        event.status = Event.Status.TOP_CUT
+        event.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def publish_round(*, round_: Round, by_user) -> Round:
+    """Make the pairings visible and notify every player of their opponent and table."""
+    event = _lock_event(round_.event)
+    _require_staff(by_user, event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PAIRED:
+        return round_
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    notify.pairings_published(round_)
+    return round_
+
+
+@transaction.atomic
+def start_clock(*, round_: Round, by_user) -> Round:
+    """Start the round clock (publishing the pairings first if needed)."""
+    event = _lock_event(round_.event)
+    _require_staff(by_user, event)
+    if round_.status == Round.Status.PAIRED:
+        publish_round(round_=round_, by_user=by_user)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status == Round.Status.CLOSED:
+        raise DomainError("round-closed", f"Round {round_.number} is closed.", status=409)
+    now = timezone.now()
+    round_.status = Round.Status.RUNNING
+    round_.clock_started_at = now
+    round_.ends_at = now + timedelta(minutes=event.round_minutes)
+    round_.save(update_fields=["status", "clock_started_at", "ends_at"])
+    return round_
+
+
+@transaction.atomic
+def close_round(*, round_: Round, by_user) -> Round:
+    """Close a round once every result stands. Closing the last top-cut round (or the last
+    Swiss round of an event with no cut) finishes the event and awards league points.
+    Raises `results-missing`."""
+    event = _lock_event(round_.event)
+    _require_staff(by_user, event)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status == Round.Status.CLOSED:
+        return round_
+    open_tables = list(
+        round_.matches.exclude(status=Match.Status.FINAL)
+        .order_by("table")
+        .values_list("table", flat=True)
+    )
+    if open_tables:
+        shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
+        raise DomainError(
+            "results-missing", f"Results are missing at table(s) {shown}.", status=409
+        )
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["status", "closed_at"])
+    if round_.stage == Round.Stage.SWISS:
+        request_standings(event=event, round_number=round_.number, publish_round=round_.number)
+    if _event_complete(event, round_):
+        finish_event(event=event)
+    return round_
+
+
+def _event_complete(event: Event, round_: Round) -> bool:
+    if round_.stage == Round.Stage.TOP_CUT:
+        # A top-cut round with one match per division still playing was the final.
+        per_division = Counter(round_.matches.values_list("division", flat=True))
+        return all(n == 1 for n in per_division.values())
+    swiss_rounds, cut = event_structure(event)
+    swiss_count = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
+    return swiss_count >= swiss_rounds and cut < 2

@@ -1,0 +1,41 @@
+"""Pages for running an event, one module per screen group:
+
+- `events`: the event page, standings, the top-cut bracket, and the staff dashboard;
+- `rounds`: pairing the next round, publishing / the clock / closing, the pairings (by
+  table or by name) and the projector;
+- `results`: the match page and its report and result forms, the staff's results grid;
+- `exports`: standings CSV, event JSON, printable decklists;
+- `players`: the player's own events and history (and the "your match" card).
+
+Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
+is rendered on every phone in the room), check who may look (`league.view_helpers`), call
+one service and redirect with a message. Results are worded by `matches.presenters`, read
+queries are in `matches.selectors`. Pairings of a round that is not published yet are
+staff-only: everyone else gets a 404, as in the API.
+"""
+
+from .events import event_bracket, event_dashboard, event_detail, event_standings
+from .exports import event_decklists_pdf, event_export_json, event_standings_csv
+from .players import my_events
+from .results import match_detail, match_quick_result, match_report, match_result, round_results
+from .rounds import pair_next_round, round_action, round_pairings, round_projector
+
+__all__ = [
+    "event_bracket",
+    "event_dashboard",
+    "event_decklists_pdf",
+    "event_detail",
+    "event_export_json",
+    "event_standings",
+    "event_standings_csv",
+    "match_detail",
+    "match_quick_result",
+    "match_report",
+    "match_result",
+    "my_events",
+    "pair_next_round",
+    "round_action",
+    "round_pairings",
+    "round_projector",
+    "round_results",
+]

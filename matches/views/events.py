@@ -1,0 +1,306 @@
+"""The event's public pages and the staff dashboard: the event page, standings, the
+top-cut bracket, and the dashboard of the round in hand."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import render
+
+from league import selectors as league_selectors
+from league import services as league_services
+from league.models import Division, Event, Registration
+from league.view_helpers import (
+    get_event,
+    is_staff,
+    own_registration,
+    require_staff,
+    require_visible,
+)
+from rules import topcut
+
+from .. import selectors, services
+from ..models import Match, Round, StandingsSnapshot
+from ..presenters import DIVISION_NAMES, division_groups
+
+
+def event_detail(request, event_id: int):
+    """The event: its details, your registration and deck, published rounds, standings."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    registration = own_registration(request.user, event)
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    rounds = list(selectors.visible_rounds(event, staff=staff).order_by("number"))
+    counts = league_selectors.registration_counts(event)
+    published_lists = []
+    if event.decklists_published:
+        published_lists = list(
+            Registration.objects.filter(event=event)
+            .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
+            .select_related("player")
+            .order_by("player__name")
+        )
+    standings = selectors.visible_standings(event, published_only=not staff)
+    swiss_rounds, top_cut = services.event_structure(event)
+    return render(
+        request,
+        "matches/event_detail.html",
+        {
+            "event": event,
+            "staff": staff,
+            "registration": registration,
+            "player": player,
+            "deck": registration.current_deck if registration else None,
+            "deck_locked": league_services.deck_locked(event),
+            "can_register": bool(player)
+            and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
+            and (registration is None or registration.status == Registration.Status.WITHDRAWN),
+            "can_drop": registration is not None
+            and (registration.is_active or registration.status == Registration.Status.WAITLISTED),
+            "rounds": rounds,
+            "active_count": counts["active"],
+            "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
+            "has_standings": standings.exists(),
+            "published_lists": published_lists,
+            "swiss_rounds": swiss_rounds,
+            "top_cut": top_cut,
+            "has_bracket": any(r.stage == Round.Stage.TOP_CUT and r.is_public for r in rounds)
+            or (staff and any(r.stage == Round.Stage.TOP_CUT for r in rounds)),
+        },
+    )
+
+
+@login_required
+def event_dashboard(request, event_id: int):
+    """Staff: registrations with check-in and drop, the waiting list, and the round in
+    hand: pair, publish, start the clock, close; results in and missing; disputes."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    registrations = list(
+        Registration.objects.filter(event=event).select_related("player").order_by("player__name")
+    )
+    waiting = sorted(
+        (r for r in registrations if r.status == Registration.Status.WAITLISTED),
+        key=lambda r: (r.registered_at, r.pk),
+    )
+    withdrawn = [r for r in registrations if r.status == Registration.Status.WITHDRAWN]
+    players = [r for r in registrations if r not in waiting and r not in withdrawn]
+    final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
+    rounds = list(
+        Round.objects.filter(event=event)
+        .annotate(total=Count("matches"), final=final)
+        .order_by("number")
+    )
+    for round_ in rounds:
+        round_.missing = round_.total - round_.final
+    current = rounds[-1] if rounds else None
+    open_matches = []
+    if current is not None:
+        open_matches = list(
+            current.matches.exclude(status=Match.Status.FINAL)
+            .select_related("player_a__player", "player_b__player")
+            .order_by("division", "table")
+        )
+    disputed = list(
+        Match.objects.filter(round__event=event, status=Match.Status.DISPUTED)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number", "table")
+    )
+    swiss_rounds, top_cut = services.event_structure(event)
+    return render(
+        request,
+        "matches/dashboard.html",
+        {
+            "event": event,
+            "players": players,
+            "waiting": waiting,
+            "withdrawn": withdrawn,
+            "checked_in": sum(r.status == Registration.Status.CHECKED_IN for r in players),
+            "rounds": rounds,
+            "current": current,
+            "open_matches": open_matches,
+            "disputed": disputed,
+            "can_pair": (current is None or current.status == Round.Status.CLOSED)
+            and event.status != Event.Status.FINISHED,
+            "swiss_rounds": swiss_rounds,
+            "top_cut": top_cut,
+            "has_top_cut": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
+            "has_standings": StandingsSnapshot.objects.filter(event=event).exists(),
+        },
+    )
+
+
+def _percent(value) -> str:
+    return f"{float(value or 0) * 100:.2f}%"
+
+
+def chosen_snapshot(request, event: Event, staff: bool) -> StandingsSnapshot | None:
+    """The latest standings the viewer may see, or those of round `?round=N` (404 when it
+    has none)."""
+    wanted = request.GET.get("round", "")
+    if wanted and not wanted.isdigit():
+        raise Http404("No such round.")
+    snapshot = selectors.latest_standings(
+        event, int(wanted) if wanted else None, published_only=not staff
+    )
+    if wanted and snapshot is None:
+        raise Http404("No standings for that round.")
+    return snapshot
+
+
+def _has_bracket(event: Event, staff: bool) -> bool:
+    """Whether the event's top cut is paired (and published, for everyone but staff)."""
+    if event.status not in (Event.Status.TOP_CUT, Event.Status.FINISHED):
+        return False
+    return selectors.visible_rounds(event, staff=staff).filter(stage=Round.Stage.TOP_CUT).exists()
+
+
+def event_standings(request, event_id: int):
+    """The latest published standings (or `?round=N`); staff also see unpublished ones."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    visible = selectors.visible_standings(event, published_only=not staff)
+    available = sorted(set(visible.values_list("round_number", flat=True)))
+    snapshot = chosen_snapshot(request, event, staff)
+    rows = []
+    if snapshot is not None:
+        for row in snapshot.rows:
+            rows.append(
+                {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
+            )
+    return render(
+        request,
+        "matches/standings.html",
+        {
+            "event": event,
+            "staff": staff,
+            "snapshot": snapshot,
+            "available": available,
+            "groups": division_groups(event, rows, key=lambda r: r.get("division", "")),
+            "has_bracket": _has_bracket(event, staff),
+        },
+    )
+
+
+def event_bracket(request, event_id: int):
+    """The top cut as a bracket, one per division when divisions play separately: a column
+    per round, later rounds between their feeders. Public once the top cut's first round
+    is published; staff see it as soon as it is paired."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    staff = is_staff(request, event)
+    rounds = selectors.top_cut_rounds(event, public_only=not staff)
+    if not rounds and not staff:
+        raise Http404("The top cut is not paired yet.")
+    return render(
+        request,
+        "matches/bracket.html",
+        {"event": event, "staff": staff, "brackets": _brackets(event, rounds) if rounds else []},
+    )
+
+
+def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
+    """Each division's bracket: columns (Top 8, Top 4, Final) of boxes in bracket order
+    (`rules.topcut.bracket_layout`), boxes of rounds not paired yet holding the winners
+    known so far. Seeds are the players' order in the final Swiss standings among those who
+    made the cut."""
+    snapshot = selectors.final_swiss_standings(event)
+    rows = snapshot.rows if snapshot is not None else services.standings_rows(event)
+    swiss_order = {row["registration"]: i for i, row in enumerate(rows)}
+    division_rank = {d: i for i, d in enumerate(Division.values)}
+    first_round = list(rounds[0].matches.all())
+    divisions = sorted({m.division for m in first_round}, key=lambda d: division_rank.get(d, -1))
+    brackets = []
+    for division in divisions:
+        first = [m for m in first_round if m.division == division]
+        players = {p for m in first for p in (m.player_a_id, m.player_b_id) if p}
+        ranked = sorted(players, key=lambda reg: (swiss_order.get(reg, len(swiss_order)), reg))
+        seeds = {reg: seed for seed, reg in enumerate(ranked, start=1)}
+        # Each round's matches of this division by table, for the pure layout (as ids) and
+        # for the boxes the page draws.
+        drawn, played = {}, []
+        for index, round_ in enumerate(rounds):
+            played.append({})
+            for m in round_.matches.all():
+                if m.division != division:
+                    continue
+                drawn[(index, m.table)] = box = _bracket_box(m, seeds)
+                winner = (
+                    {"a": m.player_a_id, "b": m.player_b_id}[m.result] if box["winner"] else None
+                )
+                played[index][m.table] = (_id(m.player_a_id), _id(m.player_b_id), _id(winner))
+        names = {str(reg.pk): reg for m in first_round for reg in (m.player_a, m.player_b) if reg}
+        columns, last = [], []
+        for column in topcut.bracket_layout(len(first), played):
+            boxes = [
+                drawn[(column.round_index, box.table)]
+                if box.table is not None
+                else _open_box([box.a, box.b], names, seeds)
+                for box in column.boxes
+            ]
+            round_ = rounds[column.round_index] if column.round_index < len(rounds) else None
+            columns.append(
+                {
+                    "title": column.title,
+                    "round": round_,
+                    "pairs": [boxes[j : j + 2] for j in range(0, len(boxes), 2)],
+                }
+            )
+            last = boxes
+        brackets.append(
+            {
+                "name": DIVISION_NAMES.get(division, "")
+                if event.division_mode == Event.DivisionMode.SEPARATE
+                else "",
+                "columns": columns,
+                "champion": last[0]["winner"] if len(last) == 1 else None,
+            }
+        )
+    return brackets
+
+
+def _id(registration_id: int | None) -> str | None:
+    return str(registration_id) if registration_id else None
+
+
+def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
+    final = match.status == Match.Status.FINAL
+    slots = []
+    for side, registration, games in (
+        ("a", match.player_a, match.a_game_wins),
+        ("b", match.player_b, match.b_game_wins),
+    ):
+        slots.append(
+            {
+                "name": registration.player.name if registration else "",
+                "seed": seeds.get(registration.pk) if registration else None,
+                "games": games if final else None,
+                "won": final and match.result == side,
+            }
+        )
+    status = "" if final else ("Disputed" if match.status == Match.Status.DISPUTED else "Playing")
+    return {
+        "match": match,
+        "slots": slots,
+        "winner": next((slot for slot in slots if slot["won"]), None),
+        "status": status,
+    }
+
+
+def _open_box(winners: list[str | None], names: dict, seeds: dict[int, int]) -> dict:
+    """A box of a round not paired yet: the winners of its feeders, once known."""
+    slots = []
+    for winner in winners:
+        registration = names.get(winner) if winner else None
+        slots.append(
+            {
+                "name": registration.player.name if registration else "",
+                "seed": seeds.get(registration.pk) if registration else None,
+                "games": None,
+                "won": False,
+            }
+        )
+    return {"match": None, "slots": slots, "winner": None, "status": ""}

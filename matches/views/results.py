@@ -1,0 +1,311 @@
+"""Results and reports: the match page with the players' report forms and the staff's
+result form, reporting and confirming, and the staff's results grid of a round."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.view_helpers import (
+    back,
+    get_event,
+    is_staff,
+    own_registration,
+    require_staff,
+    show_error,
+)
+from rules.errors import DomainError
+
+from .. import selectors, services
+from ..forms import (
+    MAX_SUDDEN_DEATH,
+    GridResultForm,
+    PlayerGamesForm,
+    QuickReportForm,
+    StaffResultForm,
+)
+from ..models import Match, ResultChange, Round
+from ..presenters import game_text, match_result_text, names_of, result_summary
+
+
+def _load_match(request, match_id: int) -> Match:
+    match = get_object_or_404(
+        Match.objects.select_related(
+            "round__event__season__league",
+            "round__event__format",
+            "player_a__player",
+            "player_b__player",
+        ),
+        pk=match_id,
+    )
+    if not match.round.is_public and not is_staff(request, match.round.event):
+        raise Http404("This round is not published yet.")
+    return match
+
+
+def _side(request, match: Match) -> str | None:
+    registration = own_registration(request.user, match.round.event)
+    return match.side_of(registration.pk) if registration else None
+
+
+MAX_ROWS = 12
+
+
+def _rows(match: Match, data=None) -> int:
+    """Game rows on the forms: best of N plus two sudden-death replays, or as many as were
+    posted (a staff correction may list a longer chain)."""
+    rows = match.round.event.best_of + 2
+    if data is not None:
+        posted = [int(k[5:]) for k in data if k.startswith("game_") and k[5:].isdigit()]
+        rows = max([rows, *posted])
+    return min(rows, MAX_ROWS)
+
+
+def _render_match(request, match: Match, *, games_form=None, staff_form=None, status=200):
+    event = match.round.event
+    staff = is_staff(request, event)
+    names = names_of(match)
+    side = _side(request, match)
+    games = selectors.match_games(match)
+    can_report = (
+        side is not None
+        and not match.is_bye
+        and match.round.is_public
+        and match.status != Match.Status.FINAL
+    )
+    reports, my_report, their_report = [], None, None
+    if side is not None or staff:
+        for report in match.reports.filter(superseded=False).select_related("reported_by"):
+            entry = {"report": report, "summary": result_summary(report.payload, names),
+                     "name": names[report.side]}  # fmt: skip
+            reports.append(entry)
+            if report.side == side:
+                my_report = entry
+            elif side is not None:
+                their_report = entry
+    sudden_death = request.GET.get("sudden_death", "0")
+    sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
+    if can_report and games_form is None:
+        games_form = PlayerGamesForm(side=side, rows=_rows(match))
+    if staff and not match.is_bye and staff_form is None:
+        staff_form = StaffResultForm(
+            names=names,
+            rows=min(max(_rows(match), len(games)), MAX_ROWS),
+            initial=StaffResultForm.initial_from(games, match),
+        )
+    changes = []
+    if staff:
+        for change in ResultChange.objects.filter(match=match).select_related("changed_by"):
+            changes.append(
+                {
+                    "change": change,
+                    "before": result_summary(change.before, names),
+                    "after": result_summary(change.after, names),
+                }
+            )
+    return render(
+        request,
+        "matches/match_detail.html",
+        {
+            "match": match,
+            "event": event,
+            "round": match.round,
+            "names": names,
+            "games": [
+                {"game": g, "text": game_text({"outcome": g.outcome, "reason": g.reason}, names)}
+                for g in games
+            ],
+            "result": match_result_text(match) if match.status == Match.Status.FINAL else "",
+            "summary": result_summary(services.stored_result(match, games), names)
+            if match.result
+            else "",
+            "staff": staff,
+            "side": side,
+            "opponent": names["b" if side == "a" else "a"] if side else None,
+            "can_report": can_report,
+            "sudden_death": sudden_death,
+            "sudden_death_next": sudden_death + 1,
+            "sd_prizes": event.sudden_death_prizes,
+            "games_form": games_form if can_report else None,
+            "staff_form": staff_form,
+            "reports": reports,
+            "my_report": my_report,
+            "their_report": their_report,
+            "changes": changes,
+        },
+        status=status,
+    )
+
+
+def match_detail(request, match_id: int):
+    """The match and its games (sudden-death replays under the game they replay); the
+    players' report forms; for staff the result form and the change history."""
+    return _render_match(request, _load_match(request, match_id))
+
+
+def _report_message(request, match: Match) -> None:
+    if match.status == Match.Status.FINAL:
+        messages.success(
+            request, f"Both reports agree: {match_result_text(match)}. The result stands."
+        )
+    elif match.status == Match.Status.DISPUTED:
+        messages.warning(
+            request, "Your report differs from your opponent's: the staff will decide the result."
+        )
+    else:
+        messages.success(request, "Reported. Your opponent is asked to confirm.")
+
+
+@login_required
+@require_POST
+def match_report(request, match_id: int):
+    """A player reports their match: one tap (best of 1), game by game, or confirming the
+    opponent's report."""
+    match = _load_match(request, match_id)
+    side = _side(request, match)
+    if side is None:
+        raise PermissionDenied("You can only report your own match.")
+    mode = request.POST.get("mode", "games")
+    form = None
+    if mode == "confirm":
+        other = (
+            match.reports.filter(side="b" if side == "a" else "a", superseded=False)
+            .order_by("-id")
+            .first()
+        )
+        if other is None:
+            messages.error(request, "Your opponent has not reported yet.")
+            return redirect("match-detail", match.pk)
+        payload = {key: other.payload.get(key) for key in ("games", "at_time", "intentional_draw")}
+    elif mode == "quick":
+        quick = QuickReportForm(request.POST)
+        if not quick.is_valid():
+            for error in quick.errors.values():
+                messages.error(request, error[0])
+            return redirect("match-detail", match.pk)
+        payload = quick.payload(side)
+    else:
+        form = PlayerGamesForm(request.POST, side=side, rows=_rows(match, request.POST))
+        if not form.is_valid():
+            return _render_match(request, match, games_form=form)
+        payload = form.payload()
+    try:
+        match = services.report_result(match=match, by_user=request.user, payload=payload)
+    except DomainError as exc:
+        show_error(request, exc)
+        if form is not None:
+            return _render_match(request, match, games_form=form)
+        return redirect("match-detail", match.pk)
+    _report_message(request, match)
+    return redirect("match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_result(request, match_id: int):
+    """Staff enter or correct a result, with a note for the history."""
+    match = _load_match(request, match_id)
+    require_staff(request, match.round.event)
+    form = StaffResultForm(request.POST, names=names_of(match), rows=_rows(match, request.POST))
+    if not form.is_valid():
+        return _render_match(request, match, staff_form=form)
+    try:
+        match = services.set_result(
+            match=match,
+            by_user=request.user,
+            payload=form.payload(),
+            note=form.cleaned_data["note"],
+        )
+    except DomainError as exc:
+        show_error(request, exc)
+        return _render_match(request, match, staff_form=form)
+    messages.success(request, f"Result saved: {match_result_text(match)}.")
+    return back(request, "match-detail", match.pk)
+
+
+#: The results grid's groups, in its order (`selectors.RESULTS_ORDER`), and their names.
+GRID_LABELS = {
+    Match.Status.DISPUTED: "disputed",
+    Match.Status.PENDING: "missing",
+    Match.Status.REPORTED: "reported, awaiting confirmation",
+    Match.Status.FINAL: "final",
+}
+
+
+@login_required
+def round_results(request, event_id: int, number: int):
+    """Staff: every match of a round, what needs them first (disputed, missing, reported,
+    final), with what each player reported and a compact result form per row."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    round_.event = event
+    rows, counts = [], Counter()
+    for m in selectors.round_results(round_):
+        counts[m.status] += 1
+        names = names_of(m)
+        reports = [
+            {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
+            for r in m.open_reports
+        ]
+        rows.append(
+            {"match": m, "names": names, "reports": reports, "result": match_result_text(m)}
+        )
+    top_cut = round_.stage == Round.Stage.TOP_CUT
+    return render(
+        request,
+        "matches/round_results.html",
+        {
+            "event": event,
+            "round": round_,
+            "rows": rows,
+            "counts": [(status, GRID_LABELS[status], counts[status]) for status in GRID_LABELS],
+            "open_count": sum(counts[s] for s in selectors.RESULTS_ORDER[:-1]),
+            "form": GridResultForm(best_of=event.best_of, auto_id=False),
+            "quick": [
+                (value, label)
+                for value, label in GridResultForm.QUICK
+                if not (top_cut and value in ("tie", "id"))
+            ],
+            "rounds": list(
+                Round.objects.filter(event=event)
+                .order_by("number")
+                .values_list("number", flat=True)
+            ),
+        },
+    )
+
+
+@login_required
+@require_POST
+def match_quick_result(request, match_id: int):
+    """Staff enter a result from the results grid: a quick outcome or the games."""
+    match = _load_match(request, match_id)
+    event = match.round.event
+    require_staff(request, event)
+    grid = reverse("round-results", args=[event.pk, match.round.number])
+    form = GridResultForm(request.POST, best_of=event.best_of)
+    where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")
+    if not form.is_valid():
+        error = next(iter(form.errors.values()))[0]
+        messages.error(request, f"{where}: {error}")
+        return redirect(grid)
+    try:
+        match = services.set_result(
+            match=match,
+            by_user=request.user,
+            payload=form.payload(),
+            note=form.cleaned_data["note"],
+        )
+    except DomainError as exc:
+        show_error(request, exc, prefix=f"{where}: ")
+    else:
+        messages.success(request, f"{where}: {match_result_text(match)}.")
+    return redirect(grid)
