@@ -253,10 +253,14 @@ class _Reader:
         tags = [child.tag for child in element]
         unknown = [t for t in tags if t not in expected]
         if unknown:
-            raise TdfError(f"{path}/{unknown[0]}", f"unknown element <{unknown[0]}> in <{element.tag}>")
+            raise TdfError(
+                f"{path}/{unknown[0]}", f"unknown element <{unknown[0]}> in <{element.tag}>"
+            )
         for tag in set(tags):
             if tags.count(tag) > 1 and tag not in _REPEATABLE:
-                raise TdfError(f"{path}/{tag}", f"<{tag}> appears {tags.count(tag)} times in <{element.tag}>")
+                raise TdfError(
+                    f"{path}/{tag}", f"<{tag}> appears {tags.count(tag)} times in <{element.tag}>"
+                )
         order = [expected.index(t) for t in tags]
         if order != sorted(order):
             raise TdfError(path, f"the elements of <{element.tag}> are not in TOM's order")
@@ -264,7 +268,10 @@ class _Reader:
     def child(self, tag: str, required: bool = True) -> Element | None:
         found = self.element.find(tag)
         if found is None and required:
-            raise TdfError(f"{self.path}/{tag}", f"<{self.element.tag}> has no <{tag}> (is the file cut short?)")
+            raise TdfError(
+                f"{self.path}/{tag}",
+                f"<{self.element.tag}> has no <{tag}> (is the file cut short?)",
+            )
         return found
 
     def text(self, tag: str, required: bool = True) -> str | None:
@@ -303,21 +310,23 @@ def _bool(value: str, path: str) -> bool:
 def _attr(element: Element, name: str, path: str) -> str:
     value = element.get(name)
     if value is None:
-        raise TdfError(path, f"<{element.tag}> has no {name}=\"…\" attribute")
+        raise TdfError(path, f'<{element.tag}> has no {name}="…" attribute')
     return value
 
 
 def _check_attrs(element: Element, allowed: tuple[str, ...], path: str) -> None:
     unknown = set(element.attrib) - set(allowed)
     if unknown:
-        raise TdfError(path, f"unknown attribute {sorted(unknown)[0]}=\"…\" on <{element.tag}>")
+        raise TdfError(path, f'unknown attribute {sorted(unknown)[0]}="…" on <{element.tag}>')
 
 
 def _check_date(value: str, path: str, fmt: str = DATE_FORMAT) -> str:
     try:
         datetime.strptime(value, fmt)
     except ValueError:
-        raise TdfError(path, f"{value!r} is not a date TOM writes ({fmt.replace('%', '')})") from None
+        raise TdfError(
+            path, f"{value!r} is not a date TOM writes ({fmt.replace('%', '')})"
+        ) from None
     return value
 
 
@@ -338,10 +347,14 @@ def parse(data: bytes | str) -> Tournament:
     except DefusedXmlException as exc:
         raise TdfError("file", f"refused: {exc.__class__.__name__}") from None
     if root.tag != "tournament":
-        raise TdfError(root.tag, f"not a TOM save: the root element is <{root.tag}>, TOM writes <tournament>")
+        raise TdfError(
+            root.tag, f"not a TOM save: the root element is <{root.tag}>, TOM writes <tournament>"
+        )
     path = "tournament"
     _check_attrs(root, ("type", "stage", "version", "gametype", "mode"), path)
-    top = _Reader(root, path, ("data", "timeelapsed", "players", "pods", "standings", "finalsoptions"))
+    top = _Reader(
+        root, path, ("data", "timeelapsed", "players", "pods", "standings", "finalsoptions")
+    )
     tournament = Tournament(
         type=_int(_attr(root, "type", path), f"{path}@type"),
         stage=_int(_attr(root, "stage", path), f"{path}@stage"),
@@ -361,12 +374,14 @@ def parse(data: bytes | str) -> Tournament:
     if standings is not None:
         _Reader(standings, f"{path}/standings", ("pod",))
         tournament.standings = [
-            _parse_standings_pod(p, f"{path}/standings/pod[{i}]") for i, p in enumerate(standings, start=1)
+            _parse_standings_pod(p, f"{path}/standings/pod[{i}]")
+            for i, p in enumerate(standings, start=1)
         ]
     options = top.child("finalsoptions")
     _Reader(options, f"{path}/finalsoptions", ("categorycut",))
     tournament.finalsoptions = [
-        _parse_cut(c, f"{path}/finalsoptions/categorycut[{i}]") for i, c in enumerate(options, start=1)
+        _parse_cut(c, f"{path}/finalsoptions/categorycut[{i}]")
+        for i, c in enumerate(options, start=1)
     ]
     check(tournament)
     return tournament
@@ -401,14 +416,18 @@ def _parse_players(element: Element, path: str) -> list[Player]:
         _check_attrs(item, ("userid",), here)
         userid = _attr(item, "userid", here)
         if userid in seen:
-            raise TdfError(here, f"player {userid} is listed twice in <players> (also player[{seen[userid]}])")
+            raise TdfError(
+                here, f"player {userid} is listed twice in <players> (also player[{seen[userid]}])"
+            )
         seen[userid] = i
         r = _Reader(item, here, PLAYER_CHILDREN)
         dropped = None
         drop = r.child("dropped", required=False)
         if drop is not None:
             d = _Reader(drop, f"{here}/dropped", ("status", "round", "timestamp"))
-            dropped = Dropped(status=d.int("status"), round=d.int("round"), timestamp=d.text("timestamp"))
+            dropped = Dropped(
+                status=d.int("status"), round=d.int("round"), timestamp=d.text("timestamp")
+            )
         players.append(
             Player(
                 userid=userid, firstname=r.text("firstname"), lastname=r.text("lastname"),
@@ -438,7 +457,9 @@ def _parse_pod(element: Element, path: str) -> Pod:
         playoff3rd4th=d.bool("playoff3rd4th"),
         subgroupcount=d.int("subgroupcount"),
         additionalrounds=d.int("additionalrounds", required=False),
-        blockedranges=None if blocked is None else [tostring(c, encoding="unicode").strip() for c in blocked],
+        blockedranges=None
+        if blocked is None
+        else [tostring(c, encoding="unicode").strip() for c in blocked],
     )
     subgroups = r.child("subgroups")
     _Reader(subgroups, f"{path}/subgroups", ("subgroup",))
@@ -451,7 +472,9 @@ def _parse_pod(element: Element, path: str) -> Pod:
         for j, p in enumerate(players, start=1):
             _check_attrs(p, ("userid",), f"{here}/players/player[{j}]")
             ids.append(_attr(p, "userid", f"{here}/players/player[{j}]"))
-        pod.subgroups.append(Subgroup(number=_int(_attr(group, "number", here), f"{here}@number"), players=ids))
+        pod.subgroups.append(
+            Subgroup(number=_int(_attr(group, "number", here), f"{here}@number"), players=ids)
+        )
     rounds = r.child("rounds")
     _Reader(rounds, f"{path}/rounds", ("round",))
     for i, item in enumerate(rounds, start=1):
@@ -491,7 +514,12 @@ def _parse_round(element: Element, path: str) -> Round:
         elif set(ids) != {"player1", "player2"}:
             raise TdfError(here, "a match has <player1> and <player2>")
         round_.matches.append(
-            Match(outcome=outcome, timestamp=m.text("timestamp"), tablenumber=m.int("tablenumber"), **ids)
+            Match(
+                outcome=outcome,
+                timestamp=m.text("timestamp"),
+                tablenumber=m.int("tablenumber"),
+                **ids,
+            )
         )
     return round_
 
@@ -504,7 +532,9 @@ def _parse_standings_pod(element: Element, path: str) -> StandingsPod:
     for i, p in enumerate(element, start=1):
         here = f"{path}/player[{i}]"
         _check_attrs(p, ("id", "place"), here)
-        pod.players.append(Place(id=_attr(p, "id", here), place=_int(_attr(p, "place", here), f"{here}@place")))
+        pod.players.append(
+            Place(id=_attr(p, "id", here), place=_int(_attr(p, "place", here), f"{here}@place"))
+        )
     return pod
 
 
@@ -529,9 +559,14 @@ def check(t: Tournament) -> None:
         here = f"tournament/pods/pod[{i}]"
         for userid in pod.players:
             if userid not in known:
-                raise TdfError(f"{here}/subgroups", f"player {userid} is in the pod but not in <players>")
+                raise TdfError(
+                    f"{here}/subgroups", f"player {userid} is in the pod but not in <players>"
+                )
             if userid in pod_of:
-                raise TdfError(f"{here}/subgroups", f"player {userid} is listed twice in the pods (also pod[{pod_of[userid]}])")
+                raise TdfError(
+                    f"{here}/subgroups",
+                    f"player {userid} is listed twice in the pods (also pod[{pod_of[userid]}])",
+                )
             pod_of[userid] = i
         numbers = [r.number for r in pod.rounds]
         for j, round_ in enumerate(pod.rounds, start=1):
@@ -542,14 +577,22 @@ def check(t: Tournament) -> None:
             for k, match in enumerate(round_.matches, start=1):
                 for userid in match.players:
                     if userid not in known:
-                        raise TdfError(f"{rpath}/matches/match[{k}]", f"player {userid} is not in <players>")
+                        raise TdfError(
+                            f"{rpath}/matches/match[{k}]", f"player {userid} is not in <players>"
+                        )
                     if userid in seen:
-                        raise TdfError(f"{rpath}/matches/match[{k}]", f"player {userid} plays twice in round {round_.number}")
+                        raise TdfError(
+                            f"{rpath}/matches/match[{k}]",
+                            f"player {userid} plays twice in round {round_.number}",
+                        )
                     seen.add(userid)
     for i, pod in enumerate(t.standings or [], start=1):
         for j, place in enumerate(pod.players, start=1):
             if place.id not in known:
-                raise TdfError(f"tournament/standings/pod[{i}]/player[{j}]", f"player {place.id} is not in <players>")
+                raise TdfError(
+                    f"tournament/standings/pod[{i}]/player[{j}]",
+                    f"player {place.id} is not in <players>",
+                )
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -596,7 +639,10 @@ def write(t: Tournament, *, newline: str = "\n") -> str:
     """The save as TOM writes it (UTF-8 text; encode it before writing a file)."""
     w = _Writer()
     w.line('<?xml version="1.0" encoding="UTF-8"?>')
-    w.open("tournament", _attrs(type=t.type, stage=t.stage, version=t.version, gametype=t.gametype, mode=t.mode))
+    w.open(
+        "tournament",
+        _attrs(type=t.type, stage=t.stage, version=t.version, gametype=t.gametype, mode=t.mode),
+    )
     d = t.data
     w.open("data")
     for tag in ("name", "id", "city", "state", "country", "roundtime", "finalsroundtime"):

@@ -20,7 +20,12 @@ def shape(element):
 
 def tree(element):
     """Tags, attributes and text, in document order."""
-    return (element.tag, dict(element.attrib), (element.text or "").strip(), [tree(c) for c in element])
+    return (
+        element.tag,
+        dict(element.attrib),
+        (element.text or "").strip(),
+        [tree(c) for c in element],
+    )
 
 
 def test_the_shared_saves_are_there():
@@ -43,7 +48,9 @@ def test_reads_what_the_readme_describes():
     t = tdf.parse((TDF_DIR / "ciphermaniac__tom-184-challenge.tdf").read_bytes())
     assert (t.type, t.stage, t.version, t.mode) == (2, 5, "1.84", "LEAGUECHALLENGE")
     assert len(t.players) == 24
-    late = [m for pod in t.pods for r in pod.rounds for m in r.matches if m.outcome == tdf.LATE_LOSS]
+    late = [
+        m for pod in t.pods for r in pod.rounds for m in r.matches if m.outcome == tdf.LATE_LOSS
+    ]
     assert len(late) == 1 and late[0].player and late[0].tablenumber == 0
     assert sum(1 for p in t.players if p.dropped) == 6
     assert sum(1 for p in t.players if p.starter is None) == 1  # the late entrant
@@ -116,7 +123,11 @@ class TestBadFiles:
         assert err.element.endswith("match[1]@outcome")
 
     def test_bad_date(self):
-        err = bad(self.text.replace("<birthdate>02/27/2000</birthdate>", "<birthdate>2000-02-27</birthdate>"))
+        err = bad(
+            self.text.replace(
+                "<birthdate>02/27/2000</birthdate>", "<birthdate>2000-02-27</birthdate>"
+            )
+        )
         assert err.element == "tournament/players/player[1]/birthdate"
 
 
