@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "decks",
     "league",
     "matches",
+    "tom",
 ]
 
 MIDDLEWARE = [

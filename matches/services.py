@@ -240,6 +240,50 @@ def _user(user):
 
 
 @transaction.atomic
+def record_paired_matches(
+    *, event: Event, number: int, stage: str, pairings: list[tuple[int, str, int, int | None]], by_user
+) -> Round:
+    """Write matches that were paired elsewhere (TOM on the organiser's laptop) into round
+    `number`, creating the round if it is new: `pairings` are `(table, division,
+    registration a, registration b or None for a bye)`. A bye is a final win, as when the
+    site pairs. Pods of one event are paired separately, so a round may grow: matches of a
+    division the round does not hold yet are added, and their players told once the round
+    is published (notification keys make that safe to repeat).
+
+    Writes the `Round` (status `paired`) and its `Match` rows; moves the event to running or
+    top cut. Raises `not-allowed`, `event-finished`, `round-stage` (the number is a round of
+    the other stage), `round-closed` (the round is closed: no new tables).
+    """
+    event = _lock_event(event)
+    _require_staff(by_user, event)
+    if event.status == Event.Status.FINISHED:
+        raise DomainError("event-finished", f"{event} is finished.", status=409)
+    round_ = Round.objects.select_for_update().filter(event=event, number=number).first()
+    if round_ is None:
+        round_ = Round.objects.create(
+            event=event, number=number, stage=stage, seed=f"external:{event.pk}", created_by=_user(by_user)
+        )
+    elif round_.stage != stage:
+        raise DomainError(
+            "round-stage", f"Round {number} is a {round_.get_stage_display()} round here.", status=409
+        )
+    elif pairings and round_.status == Round.Status.CLOSED:
+        raise DomainError("round-closed", f"Round {number} is closed: no tables can be added.", status=409)
+    Match.objects.bulk_create(
+        Match(round=round_, table=table, division=division, player_a_id=a, player_b_id=b,
+              **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}))
+        for table, division, a, b in pairings
+    )  # fmt: skip
+    status = Event.Status.TOP_CUT if stage == Round.Stage.TOP_CUT else Event.Status.RUNNING
+    if event.status != status and not (status == Event.Status.RUNNING and event.status == Event.Status.TOP_CUT):
+        event.status = status
+        event.save(update_fields=["status"])
+    if pairings and round_.status != Round.Status.PAIRED:
+        notify.pairings_published(round_)
+    return round_
+
+
+@transaction.atomic
 def publish_round(*, round_: Round, by_user) -> Round:
     """Make the pairings visible and notify every player of their opponent and table."""
     event = _lock_event(round_.event)
@@ -418,6 +462,30 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     return match
 
 
+@transaction.atomic
+def record_decided_result(*, match: Match, result: str, by_user, source: str = "tom", note: str = "") -> Match:
+    """A result decided elsewhere without its games (TOM keeps only who won): `result` is
+    "a", "b", "tie" or "double_loss". The change is kept with who, when, before and after
+    like any staff correction, and the standings are recomputed. Does nothing when the match
+    already has that result. Raises `not-allowed`, `result-final` for a bye,
+    `invalid-result`."""
+    match = _lock_match(match)
+    _require_staff(by_user, match.round.event)
+    if match.is_bye:
+        raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
+    if result not in Match.Result.values:
+        raise DomainError("invalid-result", f"Unknown result {result!r}.")
+    if match.status == Match.Status.FINAL and match.result == result:
+        return match
+    resolution = Resolution(result=result, a_wins=0, b_wins=0, games=(), next_game=None)
+    canonical = {"result": result, "games": [], "at_time": False, "intentional_draw": False}
+    was_disputed = match.status == Match.Status.DISPUTED
+    _apply(match, resolution, canonical, by_user=by_user, source=source, note=note)
+    if was_disputed:
+        notify.dispute_resolved(match)
+    return match
+
+
 def _snapshot(match: Match) -> dict | None:
     if not match.result:
         return None
@@ -510,7 +578,7 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     # it and every round before); ours is the first round they play.
     late = {str(r.pk): r.late_entry_round - 1 for r in regs.values() if r.late_entry_round and r.late_entry_round > 1}
     groups = (
-        {d: [pk for pk, r in regs.items() if r.division == d] for d in {r.division for r in regs.values()}}
+        _division_groups(regs, records)
         if event.division_mode == Event.DivisionMode.SEPARATE
         else {"": list(regs)}
     )
@@ -532,6 +600,22 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                 "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
             })  # fmt: skip
     return rows
+
+
+def _division_groups(regs: dict, records) -> dict[str, list[int]]:
+    """Each division ranked on its own, except divisions that played each other (a Juniors
+    and Seniors pod of an event run in TOM): those are ranked together, as TOM does."""
+    merged = {r.division: r.division for r in regs.values()}
+    for m in records:
+        if m.b is not None and int(m.a) in regs and int(m.b) in regs:
+            da, db = regs[int(m.a)].division, regs[int(m.b)].division
+            if merged[da] != merged[db]:
+                old, new = max(merged[da], merged[db]), min(merged[da], merged[db])
+                merged = {d: new if g == old else g for d, g in merged.items()}
+    groups: dict[str, list[int]] = {}
+    for pk, r in regs.items():
+        groups.setdefault(merged[r.division], []).append(pk)
+    return groups
 
 
 def recompute_standings(*, event_id: int, publish_round: int | None = None) -> list[StandingsSnapshot]:
