@@ -13,4 +13,5 @@ urlpatterns = [
     path("api/", include(("league.api_urls", "api"))),
     path("", include("league.page_urls")),
     path("", include("notifications.urls")),
+    path("", include("tom.urls")),
 ]

@@ -15,13 +15,17 @@ from league.models import Event
 
 
 class TomEvent(models.Model):
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, primary_key=True, related_name="tom")
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="tom"
+    )
     sanction_id = models.CharField(max_length=40, help_text="TOM's tournament id (YY-MM-NNNNNN)")
     save_data = models.JSONField(help_text="The last imported save (tom.tdf.Tournament as JSON)")
     cut_offset = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Our round number of TOM's first top-cut round, minus 1"
     )
-    token_hash = models.CharField(max_length=64, blank=True, help_text="SHA-256 of the upload token")
+    token_hash = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the upload token"
+    )
     token_created_at = models.DateTimeField(null=True, blank=True)
     token_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -57,7 +61,9 @@ class TomUpload(models.Model):
 
     class Meta:
         ordering = ["event_id", "-uploaded_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["event", "sha256"], name="one_upload_per_save")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "sha256"], name="one_upload_per_save")
+        ]
 
     def __str__(self) -> str:
         return f"TOM save {self.sha256[:10]} for event {self.event_id}"

@@ -57,7 +57,12 @@ from .models import TomEvent, TomUpload
 DIVISION_OF_CATEGORY = {tdf.JUNIORS: age.JUNIOR, tdf.SENIORS: age.SENIOR, tdf.MASTERS: age.MASTERS}
 CATEGORY_OF_DIVISION = {v: k for k, v in DIVISION_OF_CATEGORY.items()}
 POD_LABEL = {0: "junior", 1: "senior", 2: "masters", 8: "jr+sr", 10: "all"}
-RESULT_OF_OUTCOME = {tdf.P1_WINS: "a", tdf.P2_WINS: "b", tdf.TIE: "tie", tdf.DOUBLE_LOSS: "double_loss"}
+RESULT_OF_OUTCOME = {
+    tdf.P1_WINS: "a",
+    tdf.P2_WINS: "b",
+    tdf.TIE: "tie",
+    tdf.DOUBLE_LOSS: "double_loss",
+}
 OUTCOME_OF_RESULT = {v: k for k, v in RESULT_OF_OUTCOME.items()}
 FLIPPED = {"a": "b", "b": "a", "tie": "tie", "double_loss": "double_loss"}
 MAX_SAVE_BYTES = 5 * 1024 * 1024
@@ -87,13 +92,17 @@ def from_json(d: dict) -> tdf.Tournament:
     ]
     pods = []
     for p in d["pods"]:
-        rounds = [tdf.Round(**{**r, "matches": [tdf.Match(**m) for m in r["matches"]]}) for r in p["rounds"]]
+        rounds = [
+            tdf.Round(**{**r, "matches": [tdf.Match(**m) for m in r["matches"]]})
+            for r in p["rounds"]
+        ]
         subgroups = [tdf.Subgroup(**s) for s in p["subgroups"]]
         pods.append(tdf.Pod(**{**p, "rounds": rounds, "subgroups": subgroups}))
     standings = None
     if d["standings"] is not None:
         standings = [
-            tdf.StandingsPod(**{**s, "players": [tdf.Place(**x) for x in s["players"]]}) for s in d["standings"]
+            tdf.StandingsPod(**{**s, "players": [tdf.Place(**x) for x in s["players"]]})
+            for s in d["standings"]
         ]
     return tdf.Tournament(
         **{**d, "data": tdf.EventData(**data), "players": players, "pods": pods, "standings": standings,
@@ -187,7 +196,11 @@ def default_season(*, by_user, league: League | None = None, on: date | None = N
     else its latest; without a league, the first league the user organises. Raises
     `no-season`."""
     if league is None:
-        leagues = League.objects.all() if by_user and by_user.is_superuser else League.objects.filter(organisers=by_user)
+        leagues = (
+            League.objects.all()
+            if by_user and by_user.is_superuser
+            else League.objects.filter(organisers=by_user)
+        )
         league = leagues.order_by("pk").first()
         if league is None:
             raise DomainError("no-season", "You organise no league: choose one (--league).")
@@ -226,15 +239,21 @@ def import_save(
             event = _create_event(t, season=season, by_user=by_user, format_key=format_key)
             tom = TomEvent.objects.create(event=event, sanction_id=t.data.id, save_data={})
         else:
-            event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+            event = (
+                Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+            )
             if not permissions.is_event_staff(by_user, event):
-                raise DomainError("not-allowed", "Only the event's staff can import a TOM save.", status=403)
+                raise DomainError(
+                    "not-allowed", "Only the event's staff can import a TOM save.", status=403
+                )
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
             tom = TomEvent.objects.filter(event=event).first()
             if tom is None:
                 if Round.objects.filter(event=event).exists():
-                    raise _contradicts("tournament/pods", f"{event} already has rounds paired on this site.")
+                    raise _contradicts(
+                        "tournament/pods", f"{event} already has rounds paired on this site."
+                    )
                 tom = TomEvent.objects.create(event=event, sanction_id=t.data.id, save_data={})
             elif not tom.sanction_id:
                 tom.sanction_id = t.data.id  # made for its upload token, before any save
@@ -276,7 +295,8 @@ class _Importer:
         self.pod_of = t.pod_of()
         self.divisions = tom_divisions(t)
         self.regs: dict[str, Registration] = {
-            r.player.player_id: r for r in Registration.objects.filter(event=event).select_related("player")
+            r.player.player_id: r
+            for r in Registration.objects.filter(event=event).select_related("player")
         }
         self.separate = event.division_mode == Event.DivisionMode.SEPARATE
 
@@ -290,7 +310,10 @@ class _Importer:
         if self.separate != separate:
             if had_rounds:
                 mode = "separately" if self.separate else "combined"
-                raise _contradicts("tournament/pods", f"the event is run {mode}, the save has {len(t.pods)} pod(s).")
+                raise _contradicts(
+                    "tournament/pods",
+                    f"the event is run {mode}, the save has {len(t.pods)} pod(s).",
+                )
             self.event = league_services.update_event(
                 event=self.event, by_user=self.by_user,
                 division_mode=Event.DivisionMode.SEPARATE if separate else Event.DivisionMode.COMBINED,
@@ -310,7 +333,9 @@ class _Importer:
         existing = set(Round.objects.filter(event=self.event).values_list("number", flat=True))
         missing = existing - set(rounds)
         if missing:
-            raise _contradicts("tournament/pods", f"round {min(missing)} is on the site but not in this save.")
+            raise _contradicts(
+                "tournament/pods", f"round {min(missing)} is on the site but not in this save."
+            )
         last = max(rounds, default=0)
         for number in sorted(rounds):
             for userid, first in late.items():
@@ -326,12 +351,16 @@ class _Importer:
 
     def _structure(self, offset: int) -> None:
         swiss = max((len(_swiss(p)) for p in self.t.pods), default=0)
-        cuts = [c.cut for c in self.t.finalsoptions] + [2 ** len(_cut(p)) for p in self.t.pods if _cut(p)]
+        cuts = [c.cut for c in self.t.finalsoptions] + [
+            2 ** len(_cut(p)) for p in self.t.pods if _cut(p)
+        ]
         fields = {"swiss_rounds": max(swiss, 1) if _finalised(self.t) else max(offset, swiss, 1),
                   "top_cut": max(cuts, default=0)}  # fmt: skip
         changed = {k: v for k, v in fields.items() if getattr(self.event, k) != v}
         if changed:
-            self.event = league_services.update_event(event=self.event, by_user=self.by_user, **changed)
+            self.event = league_services.update_event(
+                event=self.event, by_user=self.by_user, **changed
+            )
 
     def _late_entrants(self, offset: int) -> dict[str, int]:
         """Players with a late entrant's loss (outcome 8): the first round they play here."""
@@ -352,10 +381,13 @@ class _Importer:
             if userid not in self.players:
                 if self.tom.save_data or had_rounds:
                     raise _contradicts(
-                        "tournament/players", f"player {userid} ({reg.player.name}) is in the event but not in this save."
+                        "tournament/players",
+                        f"player {userid} ({reg.player.name}) is in the event but not in this save.",
                     )
                 if reg.is_active or reg.status == Registration.Status.WAITLISTED:
-                    league_services.drop(registration=reg, by_user=self.by_user)  # not in TOM: withdrawn
+                    league_services.drop(
+                        registration=reg, by_user=self.by_user
+                    )  # not in TOM: withdrawn
                     self.summary["withdrawn"] += 1
         for i, p in enumerate(t.players, start=1):
             reg = self.regs.get(p.userid)
@@ -364,7 +396,9 @@ class _Importer:
                     Registration.objects.filter(pk=reg.pk).update(division=self.divisions[p.userid])
                     reg.division = self.divisions[p.userid]
                 if p.userid not in self.pod_of and reg.is_active and not had_rounds:
-                    self.regs[p.userid] = league_services.drop(registration=reg, by_user=self.by_user)
+                    self.regs[p.userid] = league_services.drop(
+                        registration=reg, by_user=self.by_user
+                    )
                 continue
             if p.userid in late:
                 continue
@@ -383,14 +417,19 @@ class _Importer:
         player = Player.objects.filter(player_id=userid).first()
         if player is None:
             player = Player.objects.create(
-                name=p.name or f"Player {userid}", player_id=userid, birth_date=tdf.parse_date(p.birthdate)
+                name=p.name or f"Player {userid}",
+                player_id=userid,
+                birth_date=tdf.parse_date(p.birthdate),
             )
             self.summary["players_created"] += 1
         reg = league_services.register(
             event=self.event, player=player, by_user=self.by_user, division=self.divisions[userid]
         )
         if reg.status == Registration.Status.WAITLISTED:
-            raise _contradicts("tournament/players", f"the event is full: {p.name} ({userid}) is on the waiting list.")
+            raise _contradicts(
+                "tournament/players",
+                f"the event is full: {p.name} ({userid}) is on the waiting list.",
+            )
         reg.player = player
         self.regs[userid] = reg
         self.summary["registered"] += 1
@@ -404,14 +443,18 @@ class _Importer:
             raise _contradicts(where, f"player {userid} plays here but is not registered.")
         return reg
 
-    def _round(self, number: int, parts: list[tuple[tdf.Pod, tdf.Round]], offset: int, *, close: bool) -> None:
+    def _round(
+        self, number: int, parts: list[tuple[tdf.Pod, tdf.Round]], offset: int, *, close: bool
+    ) -> None:
         stage = Round.Stage.TOP_CUT if parts[0][1].is_top_cut else Round.Stage.SWISS
         round_ = Round.objects.filter(event=self.event, number=number).first()
         site_matches = list(round_.matches.all()) if round_ else []
         for pod, r in parts:
             where = f"tournament/pods/pod[{self.t.pods.index(pod) + 1}]/rounds/round[{pod.rounds.index(r) + 1}]"
             if (Round.Stage.TOP_CUT if r.is_top_cut else Round.Stage.SWISS) != stage:
-                raise _contradicts(where, f"round {r.number} is Swiss in one pod and top cut in another here.")
+                raise _contradicts(
+                    where, f"round {r.number} is Swiss in one pod and top cut in another here."
+                )
             label = self.label(pod)
             mine = [m for m in site_matches if m.division == label]
             wanted = [m for m in r.matches if m.outcome != tdf.LATE_LOSS]
@@ -423,7 +466,10 @@ class _Importer:
             if mine:
                 site_pairs = {key(m.player_a_id, m.player_b_id): m for m in mine}
                 if set(site_pairs) != set(tom_pairs):
-                    raise _contradicts(where, f"round {r.number} was paired differently before (TOM re-paired it?).")
+                    raise _contradicts(
+                        where,
+                        f"round {r.number} was paired differently before (TOM re-paired it?).",
+                    )
             else:
                 used = {m.table for m in site_matches}
                 pairings = []
@@ -436,11 +482,19 @@ class _Importer:
                     used.add(table)
                     pairings.append((table, label, a, b))
                 round_ = match_services.record_paired_matches(
-                    event=self.event, number=number, stage=stage, pairings=pairings, by_user=self.by_user
+                    event=self.event,
+                    number=number,
+                    stage=stage,
+                    pairings=pairings,
+                    by_user=self.by_user,
                 )
                 self.summary["matches_paired"] += len(pairings)
                 site_matches = list(round_.matches.all())
-                site_pairs = {key(m.player_a_id, m.player_b_id): m for m in site_matches if m.division == label}
+                site_pairs = {
+                    key(m.player_a_id, m.player_b_id): m
+                    for m in site_matches
+                    if m.division == label
+                }
             for pair, m in tom_pairs.items():
                 match = site_pairs[pair]
                 if m.outcome in (tdf.BYE, tdf.EARNED_BYE):
@@ -457,7 +511,10 @@ class _Importer:
                 else:
                     self.summary["results"] += 1
                 match_services.record_decided_result(
-                    match=match, result=result, by_user=self.by_user, note=f"TOM save ({self.t.data.id})"
+                    match=match,
+                    result=result,
+                    by_user=self.by_user,
+                    note=f"TOM save ({self.t.data.id})",
                 )
         if round_ is None:
             return
@@ -479,12 +536,17 @@ class _Importer:
             if p.dropped is None:
                 if reg.status == Registration.Status.DROPPED and upto is None:
                     raise _contradicts(
-                        f"tournament/players/player[{i}]", f"{p.name} ({p.userid}) dropped before; this save has no <dropped>."
+                        f"tournament/players/player[{i}]",
+                        f"{p.name} ({p.userid}) dropped before; this save has no <dropped>.",
                     )
                 continue
             pod = self.pod_of.get(p.userid)
             swiss = len(_swiss(pod)) if pod else 0
-            after = p.dropped.round if p.dropped.round <= swiss or pod is None else offset + p.dropped.round - swiss
+            after = (
+                p.dropped.round
+                if p.dropped.round <= swiss or pod is None
+                else offset + p.dropped.round - swiss
+            )
             if upto is not None and after != upto:
                 continue
             if reg.status == Registration.Status.DROPPED:
@@ -496,7 +558,9 @@ class _Importer:
                 continue
             if not reg.is_active:
                 continue
-            self.regs[p.userid] = league_services.drop(registration=reg, by_user=self.by_user, after_round=after)
+            self.regs[p.userid] = league_services.drop(
+                registration=reg, by_user=self.by_user, after_round=after
+            )
             self.summary["dropped"] += 1
 
     def _finish(self) -> None:
@@ -512,7 +576,9 @@ class _Importer:
             for place in block.players:
                 reg = self.regs.get(place.id)
                 if reg is None:
-                    raise _contradicts("tournament/standings", f"player {place.id} is ranked but not registered.")
+                    raise _contradicts(
+                        "tournament/standings", f"player {place.id} is ranked but not registered."
+                    )
                 placements.append((reg.pk, DIVISION_OF_CATEGORY[block.category], place.place))
         league_services.record_placements(event=self.event, placements=placements)
 
@@ -531,13 +597,23 @@ def site_places(event: Event, t: tdf.Tournament, offset: int | None) -> dict[str
     }  # fmt: skip
     earned = {pk for pk, r in regs.items() if r.has_earned_bye}
     records = [
-        dataclasses.replace(m, earned=True) if m.b is None and m.result == "a" and int(m.a) in earned and m.round == 1 else m
+        dataclasses.replace(m, earned=True)
+        if m.b is None and m.result == "a" and int(m.a) in earned and m.round == 1
+        else m
         for m in match_selectors.match_records(event)
     ]
     dropped = {str(pk): r.dropped_after_round for pk, r in regs.items() if r.dropped_after_round}
-    late = {str(pk): r.late_entry_round - 1 for pk, r in regs.items() if r.late_entry_round and r.late_entry_round > 1}
+    late = {
+        str(pk): r.late_entry_round - 1
+        for pk, r in regs.items()
+        if r.late_entry_round and r.late_entry_round > 1
+    }
     by_player = {r.player.player_id: pk for pk, r in regs.items()}
-    cut_matches = list(Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT).select_related("round"))
+    cut_matches = list(
+        Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT).select_related(
+            "round"
+        )
+    )
     separate = event.division_mode == Event.DivisionMode.SEPARATE
     out: dict[str, list[str]] = defaultdict(list)
     for pod in t.pods:
@@ -556,9 +632,19 @@ def site_places(event: Event, t: tdf.Tournament, offset: int | None) -> dict[str
         for i, number in enumerate(numbers):
             ms = [m for m in mine if m.round.number == number]
             if i == 0:
-                placed += [m.player_a_id if m.result == Match.Result.A else m.player_b_id for m in ms if m.result]
-            losers = [m.player_b_id if m.result == Match.Result.A else m.player_a_id for m in ms if m.result]
-            placed += sorted((x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9))
+                placed += [
+                    m.player_a_id if m.result == Match.Result.A else m.player_b_id
+                    for m in ms
+                    if m.result
+                ]
+            losers = [
+                m.player_b_id if m.result == Match.Result.A else m.player_a_id
+                for m in ms
+                if m.result
+            ]
+            placed += sorted(
+                (x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9)
+            )
         placed += [reg for reg in swiss_order if reg not in placed]
         for reg in placed:
             out[regs[reg].division].append(regs[reg].player.player_id)
@@ -573,10 +659,16 @@ def compare_standings(*, event: Event, tom: TomEvent, t: tdf.Tournament) -> list
         return []
     ours = site_places(event, t, tom.cut_offset)
     names = {p.userid: p.name for p in t.players}
-    site_names = dict(Registration.objects.filter(event=event).values_list("player__player_id", "player__name"))
+    site_names = dict(
+        Registration.objects.filter(event=event).values_list("player__player_id", "player__name")
+    )
     differences, compared = [], {}
     for block in t.standings:
-        if block.type != "finished" or not block.players or block.category not in DIVISION_OF_CATEGORY:
+        if (
+            block.type != "finished"
+            or not block.players
+            or block.category not in DIVISION_OF_CATEGORY
+        ):
             continue
         division = DIVISION_OF_CATEGORY[block.category]
         theirs = [p.id for p in sorted(block.players, key=lambda p: p.place)]
@@ -623,13 +715,17 @@ class _Exporter:
         )  # fmt: skip
         base_ids = {p.userid for p in base.players} if base else set()
         # A player who withdrew before the event is in a TOM save only if TOM had them.
-        self.regs = [r for r in regs if r.status != Registration.Status.WITHDRAWN or r.player.player_id in base_ids]
+        self.regs = [
+            r
+            for r in regs
+            if r.status != Registration.Status.WITHDRAWN or r.player.player_id in base_ids
+        ]
         self.by_pk = {r.pk: r for r in self.regs}
         self.rounds = list(Round.objects.filter(event=event).order_by("number"))
         self.matches = defaultdict(list)
         for m in Match.objects.filter(round__event=event).select_related("round").order_by("table"):
             self.matches[m.round_id].append(m)
-        self.offset = (tom.cut_offset if tom and tom.cut_offset is not None else None)
+        self.offset = tom.cut_offset if tom and tom.cut_offset is not None else None
         swiss = [r for r in self.rounds if r.stage == Round.Stage.SWISS]
         if self.offset is None:
             self.offset = max((r.number for r in swiss), default=0)
@@ -704,14 +800,24 @@ class _Exporter:
         pods = []
         self.pod_regs = {}
         for pod, label, members in self._pod_specs():
-            base_pod = next((p for p in self.base.pods if p.category == pod.category), None) if self.base else None
+            base_pod = (
+                next((p for p in self.base.pods if p.category == pod.category), None)
+                if self.base
+                else None
+            )
             order = {u: i for i, u in enumerate(base_pod.players)} if base_pod else {}
-            ids = sorted((r.player.player_id for r in members), key=lambda u: (order.get(u, len(order)), u))
+            ids = sorted(
+                (r.player.player_id for r in members), key=lambda u: (order.get(u, len(order)), u)
+            )
             pod.subgroups = [tdf.Subgroup(number=1, players=ids)]
             member_pks = {r.pk for r in members}
             swiss_count = 0
             for round_ in self.rounds:
-                ms = [m for m in self.matches[round_.pk] if m.division == label and m.player_a_id in member_pks]
+                ms = [
+                    m
+                    for m in self.matches[round_.pk]
+                    if m.division == label and m.player_a_id in member_pks
+                ]
                 late = [
                     r for r in members
                     if round_.stage == Round.Stage.SWISS and r.late_entry_round and r.late_entry_round > round_.number
@@ -722,7 +828,11 @@ class _Exporter:
                 if round_.stage == Round.Stage.SWISS:
                     swiss_count += 1
                 number = tom_number(swiss_count, round_.number, round_.stage, self.offset)
-                base_round = next((r for r in base_pod.rounds if r.number == number), None) if base_pod else None
+                base_round = (
+                    next((r for r in base_pod.rounds if r.number == number), None)
+                    if base_pod
+                    else None
+                )
                 pod.rounds.append(self._round(round_, number, ms, late, base_round))
             if not base_pod:
                 pod.stage = 1 if any(r.is_top_cut for r in pod.rounds) else 0
@@ -759,12 +869,20 @@ class _Exporter:
             if before and b and before.player1 == b:  # TOM's seating
                 p1, p2 = b, a
                 outcome = {1: 2, 2: 1}.get(outcome, outcome)
-            stamp = before.timestamp if before and (before.outcome == outcome) else _stamp(self.changed_at.get(m.pk) or round_.created_at)
+            stamp = (
+                before.timestamp
+                if before and (before.outcome == outcome)
+                else _stamp(self.changed_at.get(m.pk) or round_.created_at)
+            )
             table = before.tablenumber if before else (0 if b is None else m.table)
             if b is None:
                 out.append(tdf.Match(outcome=outcome, timestamp=stamp, tablenumber=table, player=a))
             else:
-                out.append(tdf.Match(outcome=outcome, timestamp=stamp, tablenumber=table, player1=p1, player2=p2))
+                out.append(
+                    tdf.Match(
+                        outcome=outcome, timestamp=stamp, tablenumber=table, player1=p1, player2=p2
+                    )
+                )
         for reg in late:
             userid = reg.player.player_id
             before = base_matches.get(frozenset([userid]))
@@ -783,7 +901,10 @@ class _Exporter:
         order = {u: i for i, u in enumerate(base)}
         seeds = self._seeds(pods)
         out = []
-        for reg in sorted(self.regs, key=lambda r: (order.get(r.player.player_id, len(order)), r.registered_at, r.pk)):
+        for reg in sorted(
+            self.regs,
+            key=lambda r: (order.get(r.player.player_id, len(order)), r.registered_at, r.pk),
+        ):
             player = reg.player
             userid = player.player_id
             p = base.get(userid)
@@ -864,10 +985,22 @@ class _Exporter:
             return self.base.finalsoptions
         out = []
         for pod in pods:
-            size = 2 ** len([r for r in pod.rounds if r.is_top_cut]) if any(r.is_top_cut for r in pod.rounds) else 0
+            size = (
+                2 ** len([r for r in pod.rounds if r.is_top_cut])
+                if any(r.is_top_cut for r in pod.rounds)
+                else 0
+            )
             for category in pod.divisions if pod.category != tdf.ALL_AGES else (tdf.MASTERS,):
-                count = sum(1 for r in self.pod_regs[pod.category] if CATEGORY_OF_DIVISION[r.division] == category)
-                out.append(tdf.CategoryCut(key=category, options=sorted({0, size}), cut=size, playercount=count))
+                count = sum(
+                    1
+                    for r in self.pod_regs[pod.category]
+                    if CATEGORY_OF_DIVISION[r.division] == category
+                )
+                out.append(
+                    tdf.CategoryCut(
+                        key=category, options=sorted({0, size}), cut=size, playercount=count
+                    )
+                )
         return out
 
 
@@ -893,12 +1026,18 @@ def new_upload_token(*, event: Event, by_user) -> str:
     """A new upload token for the event's TOM laptop (the old one stops working). Returns
     the token, which is stored only as its SHA-256: show it once. Staff only."""
     if not permissions.is_event_staff(by_user, event):
-        raise DomainError("not-allowed", "Only the event's staff can make an upload token.", status=403)
+        raise DomainError(
+            "not-allowed", "Only the event's staff can make an upload token.", status=403
+        )
     tom = TomEvent.objects.select_for_update().filter(event=event).first()
     if tom is None:
         tom = TomEvent.objects.create(event=event, sanction_id="", save_data={})
     token = f"tom_{event.pk}_{secrets.token_urlsafe(32)}"
-    tom.token_hash, tom.token_created_at, tom.token_user = token_digest(token), timezone.now(), by_user
+    tom.token_hash, tom.token_created_at, tom.token_user = (
+        token_digest(token),
+        timezone.now(),
+        by_user,
+    )
     tom.save(update_fields=["token_hash", "token_created_at", "token_user", "updated_at"])
     return token
 
@@ -906,9 +1045,12 @@ def new_upload_token(*, event: Event, by_user) -> str:
 def event_for_token(token: str) -> TomEvent | None:
     if not token or "\x00" in token:
         return None
-    return TomEvent.objects.select_related("event__season__league", "token_user").filter(
-        token_hash=token_digest(token)
-    ).exclude(token_hash="").first()
+    return (
+        TomEvent.objects.select_related("event__season__league", "token_user")
+        .filter(token_hash=token_digest(token))
+        .exclude(token_hash="")
+        .first()
+    )
 
 
 def organiser_user(username: str | None):

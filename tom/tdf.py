@@ -742,12 +742,27 @@ def _write_pod(w: _Writer, pod: Pod) -> None:
     w.close("pod")
 
 
-def truncated(t: Tournament, *, rounds: int) -> Tournament:
+def truncated(t: Tournament, *, rounds: int, last_unplayed: bool = False) -> Tournament:
     """The save as TOM would have written it after `rounds` rounds had been paired: later
-    rounds, drops after them, seeds and standings removed (for tests and rehearsals)."""
+    rounds, drops after them, seeds and standings removed; with `last_unplayed`, round
+    `rounds` is paired but has no results yet (for tests and rehearsals)."""
     players = []
     for p in t.players:
-        keep_drop = p.dropped if p.dropped and p.dropped.round <= rounds else None
+        keep_drop = (
+            p.dropped if p.dropped and p.dropped.round < rounds + (not last_unplayed) else None
+        )
         players.append(replace(p, dropped=keep_drop, order=None, seed=None))
-    pods = [replace(pod, rounds=[r for r in pod.rounds if r.number <= rounds]) for pod in t.pods]
+    pods = []
+    for pod in t.pods:
+        kept = []
+        for r in pod.rounds:
+            if r.number < rounds or (r.number == rounds and not last_unplayed):
+                kept.append(r)
+            elif r.number == rounds:
+                matches = [
+                    m if m.outcome in SINGLE_OUTCOMES else replace(m, outcome=UNPLAYED)
+                    for m in r.matches
+                ]
+                kept.append(replace(r, matches=matches))
+        pods.append(replace(pod, rounds=kept))
     return replace(t, stage=min(t.stage, 4), players=players, pods=pods, standings=None)

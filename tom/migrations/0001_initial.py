@@ -6,46 +6,128 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('league', '0001_initial'),
+        ("league", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TomEvent',
+            name="TomEvent",
             fields=[
-                ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='tom', serialize=False, to='league.event')),
-                ('sanction_id', models.CharField(help_text="TOM's tournament id (YY-MM-NNNNNN)", max_length=40)),
-                ('save_data', models.JSONField(help_text='The last imported save (tom.tdf.Tournament as JSON)')),
-                ('cut_offset', models.PositiveSmallIntegerField(blank=True, help_text="Our round number of TOM's first top-cut round, minus 1", null=True)),
-                ('token_hash', models.CharField(blank=True, help_text='SHA-256 of the upload token', max_length=64)),
-                ('token_created_at', models.DateTimeField(blank=True, null=True)),
-                ('standings_differences', models.JSONField(default=list, help_text='[{division, player, player_id, tom_place, site_place}]')),
-                ('standings_compared', models.JSONField(default=dict, help_text='{division: {players, agree}} for each division TOM ranked')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('token_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "event",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="tom",
+                        serialize=False,
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "sanction_id",
+                    models.CharField(help_text="TOM's tournament id (YY-MM-NNNNNN)", max_length=40),
+                ),
+                (
+                    "save_data",
+                    models.JSONField(
+                        help_text="The last imported save (tom.tdf.Tournament as JSON)"
+                    ),
+                ),
+                (
+                    "cut_offset",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Our round number of TOM's first top-cut round, minus 1",
+                        null=True,
+                    ),
+                ),
+                (
+                    "token_hash",
+                    models.CharField(
+                        blank=True, help_text="SHA-256 of the upload token", max_length=64
+                    ),
+                ),
+                ("token_created_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "standings_differences",
+                    models.JSONField(
+                        default=list,
+                        help_text="[{division, player, player_id, tom_place, site_place}]",
+                    ),
+                ),
+                (
+                    "standings_compared",
+                    models.JSONField(
+                        default=dict,
+                        help_text="{division: {players, agree}} for each division TOM ranked",
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "token_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TomUpload',
+            name="TomUpload",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sha256', models.CharField(max_length=64)),
-                ('filename', models.CharField(blank=True, max_length=200)),
-                ('size', models.PositiveIntegerField()),
-                ('source', models.CharField(choices=[('command', 'Command line'), ('page', 'Event page'), ('api', 'Laptop script (API)')], max_length=10)),
-                ('uploaded_at', models.DateTimeField(auto_now_add=True)),
-                ('summary', models.JSONField(default=dict, help_text='What the save changed')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tom_uploads', to='league.event')),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("sha256", models.CharField(max_length=64)),
+                ("filename", models.CharField(blank=True, max_length=200)),
+                ("size", models.PositiveIntegerField()),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("command", "Command line"),
+                            ("page", "Event page"),
+                            ("api", "Laptop script (API)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("uploaded_at", models.DateTimeField(auto_now_add=True)),
+                ("summary", models.JSONField(default=dict, help_text="What the save changed")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tom_uploads",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event_id', '-uploaded_at', '-id'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'sha256'), name='one_upload_per_save')],
+                "ordering": ["event_id", "-uploaded_at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("event", "sha256"), name="one_upload_per_save")
+                ],
             },
         ),
     ]
