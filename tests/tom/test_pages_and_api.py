@@ -170,3 +170,33 @@ def test_staff_can_post_a_save_as_a_multipart_file(organiser, event):
     assert response.status_code == 201, response.content
     assert response.json()["standings_agree"] is True
     assert Match.objects.filter(round__event=event).count() == 9
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_laptop_script_against_a_live_server(live_server, tmp_path, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "tom_push", Path(__file__).resolve().parents[2] / "scripts" / "tom_push.py"
+    )
+    tom_push = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tom_push)
+    organiser = UserFactory(username="laptop-to")
+    league = LeagueFactory(organisers=[organiser])
+    season = SeasonFactory(
+        league=league, starts_on=dt.date(2020, 1, 1), ends_on=dt.date(2030, 12, 31)
+    )
+    event = EventFactory(season=season)
+    token = services.new_upload_token(event=event, by_user=organiser)
+    folder = tmp_path / "TOM"
+    folder.mkdir()
+    (folder / "26-09-000123.tdf").write_bytes(
+        (TDF_DIR / "ciphermaniac-test__cup-finalized.tdf").read_bytes()
+    )
+    url = f"{live_server.url}/api/tom/events/{event.pk}/saves/"
+    assert tom_push.main([str(folder), "--url", url, "--token", token, "--once"]) == 0
+    assert "26-09-000123.tdf" in capsys.readouterr().out
+    assert Match.objects.filter(round__event=event).count() == 9
+    assert tom_push.main([str(folder), "--url", url, "--token", token, "--once"]) == 0
+    assert "already there" in capsys.readouterr().out
+    assert tom_push.main([str(folder), "--url", url, "--token", "wrong", "--once"]) == 2
