@@ -249,11 +249,11 @@ def import_save(
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
             tom = TomEvent.objects.filter(event=event).first()
+            if (tom is None or not tom.save_data) and Round.objects.filter(event=event).exists():
+                raise _contradicts(
+                    "tournament/pods", f"{event} already has rounds paired on this site."
+                )
             if tom is None:
-                if Round.objects.filter(event=event).exists():
-                    raise _contradicts(
-                        "tournament/pods", f"{event} already has rounds paired on this site."
-                    )
                 tom = TomEvent.objects.create(event=event, sanction_id=t.data.id, save_data={})
             elif not tom.sanction_id:
                 tom.sanction_id = t.data.id  # made for its upload token, before any save
@@ -586,7 +586,7 @@ class _Importer:
 # --- standings compared with TOM's ----------------------------------------------------------
 
 
-def site_places(event: Event, t: tdf.Tournament, offset: int | None) -> dict[str, list[str]]:
+def site_places(event: Event, t: tdf.Tournament) -> dict[str, list[str]]:
     """Our final order per division, by the site's standings rules over the imported
     results: each TOM pod ranked together (Swiss, then the top cut by how far players got,
     ties by seed), then listed per division. Player ids, best first."""
@@ -657,7 +657,7 @@ def compare_standings(*, event: Event, tom: TomEvent, t: tdf.Tournament) -> list
     if not _finalised(t):
         tom.standings_differences, tom.standings_compared = [], {}
         return []
-    ours = site_places(event, t, tom.cut_offset)
+    ours = site_places(event, t)
     names = {p.userid: p.name for p in t.players}
     site_names = dict(
         Registration.objects.filter(event=event).values_list("player__player_id", "player__name")
