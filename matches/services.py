@@ -16,6 +16,7 @@ from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from league import permissions
@@ -241,7 +242,8 @@ def _user(user):
 
 @transaction.atomic
 def record_paired_matches(
-    *, event: Event, number: int, stage: str, pairings: list[tuple[int, str, int, int | None]], by_user
+    *, event: Event, number: int, stage: str, pairings: list[tuple[int, str, int, int | None]], by_user,
+    replace: bool = False,
 ) -> Round:
     """Write matches that were paired elsewhere (TOM on the organiser's laptop) into round
     `number`, creating the round if it is new: `pairings` are `(table, division,
@@ -250,9 +252,14 @@ def record_paired_matches(
     division the round does not hold yet are added, and their players told once the round
     is published (notification keys make that safe to repeat).
 
+    With `replace`, the round was paired again elsewhere: its matches in the divisions of
+    `pairings` are deleted first, which is allowed only while none of them has a result or a
+    report (byes aside).
+
     Writes the `Round` (status `paired`) and its `Match` rows; moves the event to running or
     top cut. Raises `not-allowed`, `event-finished`, `round-stage` (the number is a round of
-    the other stage), `round-closed` (the round is closed: no new tables).
+    the other stage), `round-closed` (the round is closed: no new tables),
+    `round-has-results` (a re-pairing after results).
     """
     event = _lock_event(event)
     _require_staff(by_user, event)
@@ -269,6 +276,13 @@ def record_paired_matches(
         )
     elif pairings and round_.status == Round.Status.CLOSED:
         raise DomainError("round-closed", f"Round {number} is closed: no tables can be added.", status=409)
+    if replace:
+        old = Match.objects.filter(round=round_, division__in={d for _, d, _, _ in pairings})
+        if old.filter(player_b__isnull=False).filter(Q(status=Match.Status.FINAL) | Q(reports__isnull=False)).exists():
+            raise DomainError(
+                "round-has-results", f"Round {number} has results: it cannot be paired again.", status=409
+            )
+        old.delete()
     Match.objects.bulk_create(
         Match(round=round_, table=table, division=division, player_a_id=a, player_b_id=b,
               **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}))

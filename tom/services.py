@@ -463,14 +463,21 @@ class _Importer:
                 key(self._reg(m.player1 or m.player, where).pk, self._reg(m.player2, where).pk if m.player2 else None): m
                 for m in wanted
             }  # fmt: skip
-            if mine:
-                site_pairs = {key(m.player_a_id, m.player_b_id): m for m in mine}
-                if set(site_pairs) != set(tom_pairs):
+            site_pairs = {key(m.player_a_id, m.player_b_id): m for m in mine}
+            repaired = bool(mine) and set(site_pairs) != set(tom_pairs)
+            if repaired:
+                played = [
+                    m for m in mine
+                    if m.player_b_id and (m.status == Match.Status.FINAL or m.reports.exists())
+                ]  # fmt: skip
+                if played:
                     raise _contradicts(
                         where,
-                        f"round {r.number} was paired differently before (TOM re-paired it?).",
+                        f"round {r.number} is paired differently here and has results "
+                        f"(table {played[0].table}): TOM cannot have re-paired it.",
                     )
-            else:
+                site_matches = [m for m in site_matches if m.division != label]
+            if not mine or repaired:
                 used = {m.table for m in site_matches}
                 pairings = []
                 for m in wanted:
@@ -487,8 +494,11 @@ class _Importer:
                     stage=stage,
                     pairings=pairings,
                     by_user=self.by_user,
+                    replace=repaired,
                 )
                 self.summary["matches_paired"] += len(pairings)
+                if repaired:
+                    self.summary["rounds_repaired"] += 1
                 site_matches = list(round_.matches.all())
                 site_pairs = {
                     key(m.player_a_id, m.player_b_id): m
@@ -701,6 +711,7 @@ def export_save(*, event: Event) -> tdf.Tournament:
     finished), finals options. Results, pairings, drops and places are the site's; what only
     TOM knows (its timestamps, table numbers of byes, pod settings) comes from the last
     imported save when there is one."""
+    event = Event.objects.select_related("season__league").get(pk=event.pk)  # as it is now
     tom = TomEvent.objects.filter(event=event).first()
     base = from_json(tom.save_data) if tom and tom.save_data else None
     return _Exporter(event, tom, base).build()

@@ -298,6 +298,22 @@ def test_a_save_of_another_tournament(organiser, season):
     assert counts(event) == before
 
 
+def test_toms_re_pairing_of_a_round_without_results_replaces_it(organiser, season):
+    final = tdf.parse(SMALL.read_bytes())
+    paired = tdf.truncated(final, rounds=2, last_unplayed=True)
+    r2 = paired.pods[0].rounds[1]
+    r2.matches[0].player2, r2.matches[1].player2 = r2.matches[1].player2, r2.matches[0].player2
+    event = import_file(tdf.write(paired).encode(), organiser, season).event
+    # The organiser fixes the pairing in TOM before anyone plays.
+    again = tdf.truncated(final, rounds=2, last_unplayed=True)
+    result = services.import_save(data=tdf.write(again).encode(), by_user=organiser, event=event)
+    assert result.summary["rounds_repaired"] == 1
+    assert Match.objects.filter(round__event=event, round__number=2).count() == 3
+    result = services.import_save(data=SMALL.read_bytes(), by_user=organiser, event=event)
+    assert result.summary["rounds_closed"] == 2 and "rounds_repaired" not in result.summary
+    assert services.export_save(event=event) == final  # the event as it is now, not as passed
+
+
 def test_a_save_that_re_pairs_a_round(organiser, season):
     raw = SMALL.read_bytes()
     event = import_file(raw, organiser, season).event
