@@ -379,10 +379,12 @@ class _Importer:
         t = self.t
         for userid, reg in self.regs.items():
             if userid not in self.players:
-                if self.tom.save_data or had_rounds:
+                gone = reg.status in (Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED)
+                if (self.tom.save_data or had_rounds) and not gone:
                     raise _contradicts(
                         "tournament/players",
-                        f"player {userid} ({reg.player.name}) is in the event but not in this save.",
+                        f"player {userid} ({reg.player.name}) is in the event but not in this save: "
+                        f"add them in TOM, or withdraw them here.",
                     )
                 if reg.is_active or reg.status == Registration.Status.WAITLISTED:
                     league_services.drop(
