@@ -200,3 +200,24 @@ def test_the_laptop_script_against_a_live_server(live_server, tmp_path, capsys):
     assert tom_push.main([str(folder), "--url", url, "--token", token, "--once"]) == 0
     assert "already there" in capsys.readouterr().out
     assert tom_push.main([str(folder), "--url", url, "--token", "wrong", "--once"]) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_save_posted_twice_at_once_is_applied_once():
+    from tests.matches.test_concurrency import run_together
+
+    organiser = UserFactory(username="race-to")
+    league = LeagueFactory(organisers=[organiser])
+    season = SeasonFactory(
+        league=league, starts_on=dt.date(2020, 1, 1), ends_on=dt.date(2030, 12, 31)
+    )
+    event = EventFactory(season=season)
+    raw = (TDF_DIR / "ciphermaniac-test__cup-finalized.tdf").read_bytes()
+    outcomes = run_together(
+        lambda: services.import_save(data=raw, by_user=organiser, event=event),
+        lambda: services.import_save(data=raw, by_user=organiser, event=event),
+    )
+    assert [kind for kind, _ in outcomes] == ["ok", "ok"]
+    assert sorted(result.duplicate for _, result in outcomes) == [False, True]
+    assert TomUpload.objects.filter(event=event).count() == 1
+    assert Match.objects.filter(round__event=event).count() == 9
