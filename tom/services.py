@@ -267,7 +267,7 @@ def import_save(
         tom.save_data = to_json(t)
         tom.save()
         TomUpload.objects.create(
-            event=event, sha256=sha, filename=filename[:200], size=len(data), source=source,
+            event=event, sha256=sha, filename=filename.replace("\x00", "")[:200], size=len(data), source=source,
             uploaded_by=by_user if by_user and by_user.is_authenticated else None, summary=summary,
         )  # fmt: skip
     event.refresh_from_db()
