@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "decks",
     "league",
     "matches",
+    "tom",
 ]
 
 MIDDLEWARE = [

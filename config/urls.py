@@ -13,4 +13,5 @@ urlpatterns = [
     path("api/", include(("config.api_urls", "api"))),
     path("", include("config.page_urls")),
     path("", include("notifications.urls")),
+    path("", include("tom.urls")),
 ]

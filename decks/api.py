@@ -64,8 +64,18 @@ class DecklistInputSerializer(serializers.Serializer):
     decklist_text = serializers.CharField(max_length=MAX_DECKLIST_CHARS, trim_whitespace=False)
 
 
+class FormatKeyField(serializers.SlugRelatedField):
+    """A format by its key; a key PostgreSQL cannot even compare (a NUL byte) is not found,
+    rather than a server error."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", ""))
+        return super().to_internal_value(data)
+
+
 class CheckDecklistSerializer(DecklistInputSerializer):
-    format = serializers.SlugRelatedField(slug_field="key", queryset=Format.objects.all())
+    format = FormatKeyField(slug_field="key", queryset=Format.objects.all())
 
 
 def verdict_payload(verdict) -> dict:

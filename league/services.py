@@ -49,13 +49,16 @@ def rounds_started(event: Event) -> int:
 
 
 @transaction.atomic
-def register(*, event: Event, player: Player, by_user=None) -> Registration:
+def register(
+    *, event: Event, player: Player, by_user=None, division: str | None = None
+) -> Registration:
     """Register `player` for `event`.
 
     Writes one `Registration`: `registered`, or `waitlisted` when the event is at capacity.
     While the event is running, the player enters late: they are paired from the next round
-    and take a loss for each round they missed. Raises `already-registered`,
-    `registration-closed`.
+    and take a loss for each round they missed. `division` overrides the one the season's
+    years give (an event run in TOM, whose save says each player's division). Raises
+    `already-registered`, `registration-closed`.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
@@ -71,14 +74,14 @@ def register(*, event: Event, player: Player, by_user=None) -> Registration:
     if existing:  # a withdrawn player signs up again
         existing.status = status
         existing.late_entry_round = late_round
-        existing.division = division_of(player, event)
+        existing.division = division or division_of(player, event)
         existing.save(update_fields=["status", "late_entry_round", "division"])
         return existing
     return Registration.objects.create(
         event=event,
         player=player,
         status=status,
-        division=division_of(player, event),
+        division=division or division_of(player, event),
         late_entry_round=late_round,
     )
 
@@ -100,12 +103,13 @@ def check_in(*, registration: Registration, by_user=None) -> Registration:
 
 
 @transaction.atomic
-def drop(*, registration: Registration, by_user) -> Registration:
+def drop(*, registration: Registration, by_user, after_round: int | None = None) -> Registration:
     """Drop a player from the event (by the player or staff).
 
     Before the first round this is a withdrawal and frees a place for the waiting list; after
     it the player is never paired again but stays in the standings, with their record frozen
-    after the last round that was paired. Raises `not-allowed`, `not-active`.
+    after the last round that was paired (or `after_round`, when it is known from elsewhere:
+    a TOM save names the round). Raises `not-allowed`, `not-active`.
     """
     registration = (
         Registration.objects.select_for_update()
@@ -131,7 +135,7 @@ def drop(*, registration: Registration, by_user) -> Registration:
             _promote_waitlist(event)
         return registration
     registration.status = Registration.Status.DROPPED
-    registration.dropped_after_round = played
+    registration.dropped_after_round = min(after_round, played) if after_round else played
     registration.dropped_by = by_user if by_user and by_user.is_authenticated else None
     registration.save(update_fields=["status", "dropped_after_round", "dropped_by"])
     return registration

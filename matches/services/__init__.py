@@ -13,8 +13,14 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
-from .results import report_result, set_result, stored_result
-from .rounds import close_round, pair_next_round, publish_round, start_clock
+from .results import record_decided_result, report_result, set_result, stored_result
+from .rounds import (
+    close_round,
+    pair_next_round,
+    publish_round,
+    record_paired_matches,
+    start_clock,
+)
 from .standings import (
     STANDINGS_COALESCE_SECONDS,
     final_placements,
@@ -36,6 +42,8 @@ __all__ = [
     "pair_next_round",
     "publish_round",
     "recompute_standings",
+    "record_decided_result",
+    "record_paired_matches",
     "report_result",
     "request_standings",
     "send_round_clock_reminders",

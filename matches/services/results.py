@@ -157,6 +157,32 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     return match
 
 
+@transaction.atomic
+def record_decided_result(
+    *, match: Match, result: str, by_user, source: str = "tom", note: str = ""
+) -> Match:
+    """A result decided elsewhere without its games (TOM keeps only who won): `result` is
+    "a", "b", "tie" or "double_loss". The change is kept with who, when, before and after
+    like any staff correction, and the standings are recomputed. Does nothing when the match
+    already has that result. Raises `not-allowed`, `result-final` for a bye,
+    `invalid-result`."""
+    match = _lock_match(match)
+    _require_staff(by_user, match.round.event)
+    if match.is_bye:
+        raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
+    if result not in Match.Result.values:
+        raise DomainError("invalid-result", f"Unknown result {result!r}.")
+    if match.status == Match.Status.FINAL and match.result == result:
+        return match
+    resolution = Resolution(result=result, a_wins=0, b_wins=0, games=(), next_game=None)
+    canonical = {"result": result, "games": [], "at_time": False, "intentional_draw": False}
+    was_disputed = match.status == Match.Status.DISPUTED
+    _apply(match, resolution, canonical, by_user=by_user, source=source, note=note)
+    if was_disputed:
+        notify.dispute_resolved(match)
+    return match
+
+
 def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
     """The match's stored result as `rules.results.result_snapshot` words it (None without
     a result); `games` in the order played, read from the database when not given."""

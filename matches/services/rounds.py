@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from league.models import Event, Registration
@@ -204,6 +205,84 @@ def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
     if event.status != Event.Status.TOP_CUT:
         event.status = Event.Status.TOP_CUT
         event.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def record_paired_matches(
+    *,
+    event: Event,
+    number: int,
+    stage: str,
+    pairings: list[tuple[int, str, int, int | None]],
+    by_user,
+    replace: bool = False,
+) -> Round:
+    """Write matches that were paired elsewhere (TOM on the organiser's laptop) into round
+    `number`, creating the round if it is new: `pairings` are `(table, division,
+    registration a, registration b or None for a bye)`. A bye is a final win, as when the
+    site pairs. Pods of one event are paired separately, so a round may grow: matches of a
+    division the round does not hold yet are added, and their players told once the round
+    is published (notification keys make that safe to repeat).
+
+    With `replace`, the round was paired again elsewhere: its matches in the divisions of
+    `pairings` are deleted first, which is allowed only while none of them has a result or a
+    report (byes aside).
+
+    Writes the `Round` (status `paired`) and its `Match` rows; moves the event to running or
+    top cut. Raises `not-allowed`, `event-finished`, `round-stage` (the number is a round of
+    the other stage), `round-closed` (the round is closed: no new tables),
+    `round-has-results` (a re-pairing after results).
+    """
+    event = _lock_event(event)
+    _require_staff(by_user, event)
+    if event.status == Event.Status.FINISHED:
+        raise DomainError("event-finished", f"{event} is finished.", status=409)
+    round_ = Round.objects.select_for_update().filter(event=event, number=number).first()
+    if round_ is None:
+        round_ = Round.objects.create(
+            event=event,
+            number=number,
+            stage=stage,
+            seed=f"external:{event.pk}",
+            created_by=_user(by_user),
+        )
+    elif round_.stage != stage:
+        raise DomainError(
+            "round-stage",
+            f"Round {number} is a {round_.get_stage_display()} round here.",
+            status=409,
+        )
+    elif pairings and round_.status == Round.Status.CLOSED:
+        raise DomainError(
+            "round-closed", f"Round {number} is closed: no tables can be added.", status=409
+        )
+    if replace:
+        old = Match.objects.filter(round=round_, division__in={d for _, d, _, _ in pairings})
+        played = Q(status=Match.Status.FINAL) | Q(reports__isnull=False)
+        if old.filter(player_b__isnull=False).filter(played).exists():
+            raise DomainError(
+                "round-has-results",
+                f"Round {number} has results: it cannot be paired again.",
+                status=409,
+            )
+        old.delete()
+    Match.objects.bulk_create(
+        Match(round=round_, table=table, division=division, player_a_id=a, player_b_id=b,
+              **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}))
+        for table, division, a, b in pairings
+    )  # fmt: skip
+    status = Event.Status.TOP_CUT if stage == Round.Stage.TOP_CUT else Event.Status.RUNNING
+    if event.status != status and not (
+        status == Event.Status.RUNNING and event.status == Event.Status.TOP_CUT
+    ):
+        event.status = status
+        event.save(update_fields=["status"])
+    if stage == Round.Stage.SWISS and number > event.swiss_rounds_paired:
+        event.swiss_rounds_paired = number
+        event.save(update_fields=["swiss_rounds_paired"])
+    if pairings and round_.status != Round.Status.PAIRED:
+        notify.pairings_published(round_)
     return round_
 
 

@@ -87,10 +87,7 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
         if r.late_entry_round and r.late_entry_round > 1
     }
     groups = (
-        {
-            d: [pk for pk, r in regs.items() if r.division == d]
-            for d in {r.division for r in regs.values()}
-        }
+        _division_groups(regs, records)
         if event.division_mode == Event.DivisionMode.SEPARATE
         else {"": list(regs)}
     )
@@ -114,6 +111,22 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                 "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
             })  # fmt: skip
     return rows
+
+
+def _division_groups(regs: dict, records) -> dict[str, list[int]]:
+    """Each division ranked on its own, except divisions that played each other (a Juniors
+    and Seniors pod of an event run in TOM): those are ranked together, as TOM does."""
+    merged = {r.division: r.division for r in regs.values()}
+    for m in records:
+        if m.b is not None and int(m.a) in regs and int(m.b) in regs:
+            da, db = regs[int(m.a)].division, regs[int(m.b)].division
+            if merged[da] != merged[db]:
+                old, new = max(merged[da], merged[db]), min(merged[da], merged[db])
+                merged = {d: new if g == old else g for d, g in merged.items()}
+    groups: dict[str, list[int]] = {}
+    for pk, r in regs.items():
+        groups.setdefault(merged[r.division], []).append(pk)
+    return groups
 
 
 def recompute_standings(

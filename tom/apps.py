@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TomConfig(AppConfig):
+    name = "tom"
+    verbose_name = "TOM files"

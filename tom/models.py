@@ -1,0 +1,69 @@
+"""What the site keeps of an event run in TOM.
+
+- `TomEvent`: the link of an event to its TOM tournament (sanction id), the last save
+  imported (as `tom.tdf` data, so an export can give back what only TOM knows: timestamps,
+  table numbers, finals options), where TOM's top-cut rounds start in our round numbers, the
+  upload token of the laptop script, and how the site's standings compare with TOM's.
+- `TomUpload`: every save imported into the event, keyed by its content hash, so the same
+  file sent twice is applied once.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from league.models import Event
+
+
+class TomEvent(models.Model):
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="tom"
+    )
+    sanction_id = models.CharField(max_length=40, help_text="TOM's tournament id (YY-MM-NNNNNN)")
+    save_data = models.JSONField(help_text="The last imported save (tom.tdf.Tournament as JSON)")
+    cut_offset = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Our round number of TOM's first top-cut round, minus 1"
+    )
+    token_hash = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the upload token"
+    )
+    token_created_at = models.DateTimeField(null=True, blank=True)
+    token_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    standings_differences = models.JSONField(
+        default=list, help_text="[{division, player, player_id, tom_place, site_place}]"
+    )
+    standings_compared = models.JSONField(
+        default=dict, help_text="{division: {players, agree}} for each division TOM ranked"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"TOM {self.sanction_id} → {self.event}"
+
+
+class TomUpload(models.Model):
+    class Source(models.TextChoices):
+        COMMAND = "command", "Command line"
+        PAGE = "page", "Event page"
+        API = "api", "Laptop script (API)"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tom_uploads")
+    sha256 = models.CharField(max_length=64)
+    filename = models.CharField(max_length=200, blank=True)
+    size = models.PositiveIntegerField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    summary = models.JSONField(default=dict, help_text="What the save changed")
+
+    class Meta:
+        ordering = ["event_id", "-uploaded_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "sha256"], name="one_upload_per_save")
+        ]
+
+    def __str__(self) -> str:
+        return f"TOM save {self.sha256[:10]} for event {self.event_id}"

@@ -1,0 +1,88 @@
+"""Pages for TOM saves: the event's TOM page (uploads, the laptop's token, standings
+compared with TOM's), the upload form, the download. Staff only; thin over `services`."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from league.view_helpers import get_event, require_staff
+from rules.errors import DomainError
+
+from . import selectors, services
+from .models import TomUpload
+
+
+@login_required
+def tom_event(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request, event)
+    tom = selectors.tom_event(event)
+    return render(
+        request,
+        "tom/event.html",
+        {
+            "event": event,
+            "tom": tom,
+            "uploads": selectors.recent_uploads(event),
+            "api_url": request.build_absolute_uri(f"/api/tom/events/{event.pk}/saves/"),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tom_upload(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request, event)
+    upload = request.FILES.get("save")
+    if upload is None:
+        messages.error(request, "Choose the TOM save (.tdf) to upload.")
+        return redirect("tom-event", event.pk)
+    if upload.size > services.MAX_SAVE_BYTES:
+        messages.error(request, "tdf-invalid: file: the file is too large to be a TOM save.")
+        return redirect("tom-event", event.pk)
+    try:
+        result = services.import_save(
+            data=upload.read(), by_user=request.user, event=event, filename=upload.name,
+            source=TomUpload.Source.PAGE,
+        )  # fmt: skip
+    except DomainError as exc:
+        messages.error(request, f"Nothing was changed. {exc.message}")
+        return redirect("tom-event", event.pk)
+    if result.duplicate:
+        messages.info(request, "This save was imported before: nothing changed.")
+    else:
+        messages.success(request, "TOM save imported: " + describe(result.summary))
+    return redirect("event-detail", event.pk)
+
+
+def describe(summary: dict) -> str:
+    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in sorted(summary.items()) if v]
+    return ", ".join(parts) or "nothing new."
+
+
+@login_required
+def tom_download(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request, event)
+    text = services.export_text(event=event)
+    response = HttpResponse(text.encode("utf-8"), content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{services.export_filename(event)}"'
+    return response
+
+
+@login_required
+@require_POST
+def tom_token(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request, event)
+    token = services.new_upload_token(event=event, by_user=request.user)
+    messages.warning(
+        request,
+        f"The TOM laptop's upload token (shown once; the old one no longer works): {token}",
+    )
+    return redirect("tom-event", event.pk)
