@@ -49,11 +49,13 @@ __all__ = [
     "CardIndex",
     "CardRecord",
     "FormatSpec",
+    "basic_energy_type",
     "compute_text_key",
     "load_index",
     "load_upstream",
     "number_key",
     "record_from_upstream",
+    "short_form",
 ]
 
 SUPERTYPES = ("Pokémon", "Trainer", "Energy")
@@ -306,7 +308,13 @@ class FormatSpec:
     * `allowed_marks` (regulation marks such as "G"): its mark is one of them.
 
     Basic Energy is exempt from `allowed_sets` and `allowed_marks` (any basic Energy
-    printing may be played, as in official formats), but not from `base` or the bans.
+    printing may be played, as in official formats), but not from `base` or the bans, and
+    only of the types the format allows: `basic_energy_types` (`{"Fire", "Water"}`) when
+    given, else, for a format with `allowed_sets`, the types that had a basic Energy card
+    by the release of its newest set. The 1999 rulebook's glossary knows six basic Energy
+    types (Grass, Fire, Water, Lightning, Psychic, Fighting); Darkness and Metal came with
+    Diamond & Pearl (2007), Fairy with XY (2014), so a Base-Set-only format does not accept
+    basic Darkness, Metal or Fairy Energy.
     A custom format with `base=None` and no allowed sets or marks allows every card.
 
     A printing is **banned** when upstream marks any printing of the same card "Banned"
@@ -324,13 +332,20 @@ class FormatSpec:
     allowed_marks: frozenset[str] = frozenset()
     banned_names: frozenset[str] = frozenset()
     banned_prints: frozenset[str] = frozenset()
+    basic_energy_types: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.base is not None and self.base not in BASE_FORMATS:
             raise ValueError(
                 f"format base must be one of {BASE_FORMATS} or None, not {self.base!r}"
             )
-        for attr in ("allowed_sets", "allowed_marks", "banned_names", "banned_prints"):
+        for attr in (
+            "allowed_sets",
+            "allowed_marks",
+            "banned_names",
+            "banned_prints",
+            "basic_energy_types",
+        ):
             value = getattr(self, attr)
             if not isinstance(value, frozenset):
                 object.__setattr__(self, attr, frozenset(value))
@@ -346,6 +361,7 @@ class FormatSpec:
         marks: Iterable[str] = (),
         banned_names: Iterable[str] = (),
         banned_prints: Iterable[str] = (),
+        basic_energy_types: Iterable[str] = (),
     ) -> FormatSpec:
         """Convenience constructor that normalises the banned names."""
         return cls(
@@ -356,6 +372,7 @@ class FormatSpec:
             allowed_marks=frozenset(m.upper() for m in marks),
             banned_names=frozenset(normalise_name(n) for n in banned_names),
             banned_prints=frozenset(banned_prints),
+            basic_energy_types=frozenset(t.capitalize() for t in basic_energy_types),
         )
 
 
@@ -367,6 +384,7 @@ FORMATS: dict[str, FormatSpec] = {f.key: f for f in (STANDARD, EXPANDED, UNLIMIT
 
 # --------------------------------------------------------------------------- index
 
+SUGGESTION_CACHE = 4096
 _NUMBER_ZEROS_RE = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 # Codes that exports use but the data does not (promo spellings from other tools).
@@ -398,14 +416,42 @@ def number_key(number: str) -> str:
 
 
 class _FormatCache:
-    __slots__ = ("banned_names", "card", "fmt", "memo", "name")
+    __slots__ = ("banned_names", "card", "energy_types", "fmt", "memo", "name")
 
-    def __init__(self, fmt: FormatSpec):
+    def __init__(self, fmt: FormatSpec, energy_types: frozenset[str] | None):
         self.fmt = fmt
         self.banned_names = frozenset(normalise_name(n) for n in fmt.banned_names)
+        self.energy_types = energy_types  # None: every type
         self.card: dict[str, bool] = {}
         self.name: dict[str, bool] = {}
         self.memo: dict[object, object] = {}
+
+
+_BASIC_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness",
+                "Metal", "Fairy")  # fmt: skip
+
+
+def basic_energy_type(card: CardRecord) -> str:
+    """The type of a basic Energy card (`Fire` for `Fire Energy` and `Basic {R} Energy`)."""
+    for kind in _BASIC_TYPES:
+        if kind.casefold() in card.norm_name:
+            return kind
+    return ""
+
+
+_SHORT_FORM_RE = re.compile(r"^team galactic's invention \S+ | team flare gear$")
+
+
+def short_form(norm_name: str) -> str:
+    """The name players write for a card whose printed name carries a title: `battle
+    compressor` for `Battle Compressor Team Flare Gear`, `poke turn` for `Team Galactic's
+    Invention G-105 Poké Turn` (a normalised name in, a normalised name out)."""
+    return _SHORT_FORM_RE.sub("", norm_name)
+
+
+def _number_prefix(number: str) -> str:
+    head = re.match(r"[A-Za-z]+(?=[0-9])", number)
+    return head.group(0).upper() if head else ""
 
 
 class CardIndex:
@@ -424,6 +470,9 @@ class CardIndex:
         classes: dict[tuple[str, str], list[CardRecord]] = {}
         code_sets: dict[str, list[str]] = {}
         set_ids: dict[str, str] = {}
+        prefixes: dict[str, set[str]] = {}
+        self._set_order: dict[str, int] = {}
+        self._energy_since: dict[str, int] = {}
         for rec in records:
             if rec.id in self._by_id:
                 continue
@@ -437,6 +486,11 @@ class CardIndex:
             for key in keys:
                 by_print.setdefault((rec.set_id, key), []).append(rec)
             classes.setdefault((rec.norm_name, rec.text_key), []).append(rec)
+            self._set_order.setdefault(rec.set_id, len(self._set_order))
+            if prefix_ := _number_prefix(rec.number):
+                prefixes.setdefault(rec.set_id, set()).add(prefix_)
+            if rec.is_basic_energy and (kind := basic_energy_type(rec)):
+                self._energy_since.setdefault(kind, self._set_order[rec.set_id])
             if rec.set_id.lower() not in set_ids:
                 set_ids[rec.set_id.lower()] = rec.set_id
                 if rec.set_code:
@@ -446,17 +500,24 @@ class CardIndex:
         self._classes = {k: tuple(v) for k, v in classes.items()}
         self._code_sets = {k: tuple(v) for k, v in code_sets.items()}
         self._set_ids = set_ids
+        self._prefixes = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in prefixes.items()}
         loose: dict[str, set[str]] = {}
         for norm, recs in self._by_norm.items():
             loose.setdefault(loose_key(recs[0].name, recs[0].supertype), set()).add(norm)
             loose.setdefault(loose_key(norm), set()).add(norm)
         self._loose = {k: tuple(sorted(v)) for k, v in loose.items()}
+        short: dict[str, set[str]] = {}
+        for norm in self._by_norm:
+            cut = short_form(norm)
+            if cut != norm:
+                short.setdefault(cut, set()).add(norm)
+        self._short = {k: tuple(v) for k, v in short.items() if k not in self._by_norm}
         self._display: dict[str, str] = {}
         for norm, recs in self._by_norm.items():
             names = sorted({display_name(r.name, r.supertype) for r in recs}, key=len)
             self._display[norm] = names[0]
         self._choices: list[str] | None = None
-        self._choice_norms: list[str] = []
+        self._suggest_cache: dict[str, tuple[str, ...]] = {}
         self._formats: dict[str, _FormatCache] = {}
         self._evo_cache: dict[str, str] = {}
         self._code_cache: dict[str, tuple[str, ...]] = {}
@@ -507,10 +568,51 @@ class CardIndex:
             head, _, tail = upper.partition("-")
             if tail and head != "PR":
                 found = self._code_sets.get(head)
+        if found is None and "-" in code and code.lower() in self._set_ids:
+            found = (self._set_ids[code.lower()],)
         result = found or ()
         if len(self._code_cache) < 4096:
             self._code_cache[set_code] = result
         return result
+
+    def printings(
+        self, set_code: str, number: str, *, guess: bool = True
+    ) -> tuple[CardRecord, ...]:
+        """Every printing a set code + number may mean, exact number first.
+
+        When the number as written matches nothing, the forms exporters write apart are
+        tried: a sub-set code's tail (`CRZ-GG 39` is `GG39`, `ASR-TG 5` is `TG05`) and the
+        number prefixes of the set (`PR-SW 154` is `SWSH154`, `PR-SM 104` is `SM104`,
+        `PR-BLW 50` is `BW50`, `LTR 24` may be `RC24`). Those are guesses: the caller
+        accepts one only when the written name agrees with it.
+        """
+        set_ids = self.sets_for_code(set_code)
+        if not set_ids:
+            return ()
+        key = number_key(number)
+        _, _, tail = set_code.strip().upper().partition("-")
+        if tail and tail != "PR" and key[:1].isdigit():
+            # A sub-set code names its own numbers: `CRZ-GG 39` is GG39, never CRZ 39.
+            sub = number_key(tail + key)
+            found = tuple(rec for sid in set_ids for rec in self._by_print.get((sid, sub), ()))
+            if found:
+                return found
+        found = tuple(rec for sid in set_ids for rec in self._by_print.get((sid, key), ()))
+        if found or not guess or not key[:1].isdigit():
+            return found
+        guesses: list[CardRecord] = []
+        for sid in set_ids:
+            heads = self._prefixes.get(sid, ())
+            if tail and tail != "PR":
+                heads = (tail, *[h for h in heads if h != tail])
+            for head in heads:
+                guesses.extend(self._by_print.get((sid, number_key(head + key)), ()))
+        return tuple(guesses)
+
+    def in_sets(self, set_code: str, norm_name: str) -> tuple[CardRecord, ...]:
+        """The printings named `norm_name` in the set(s) a code means."""
+        set_ids = set(self.sets_for_code(set_code))
+        return tuple(r for r in self._by_norm.get(norm_name, ()) if r.set_id in set_ids)
 
     def by_code_number(
         self, set_code: str, number: str, name_hint: str | None = None
@@ -572,20 +674,41 @@ class CardIndex:
         loose = self._loose.get(loose_key(name))
         if loose and len(loose) == 1:
             return self._by_norm[loose[0]]
+        if key.endswith(" star"):  # `Pikachu Star` for `Pikachu ★`
+            found = self._by_norm.get(key[:-5] + " ★")
+            if found:
+                return found
+        short = self._short.get(key)
+        if short and len(short) == 1:
+            return self._by_norm[short[0]]
         return ()
 
     def suggestions(self, name: str, limit: int = 3) -> list[str]:
-        """The printed names closest to `name` (best first), for "did you mean" hints."""
+        """The printed names closest to `name` (best first), for "did you mean" hints.
+
+        One search costs a few milliseconds (rapidfuzz over every name, with a score
+        cut-off so that text resembling no name is given up early); results are cached per
+        normalised query (at most `SUGGESTION_CACHE` of them), and callers ask for a
+        bounded number of lines per list (`rules.legality.MAX_SUGGESTED_LINES`).
+        """
+        query = normalise_name(name)[:80]
+        if not query or limit <= 0:
+            return []
+        cached = self._suggest_cache.get(query)
+        if cached is None:
+            cached = tuple(self._search(query, 3))
+            if len(self._suggest_cache) >= SUGGESTION_CACHE:
+                self._suggest_cache.clear()
+            self._suggest_cache[query] = cached
+        return list(cached[:limit])
+
+    def _search(self, query: str, limit: int) -> list[str]:
         from rapidfuzz import fuzz, process
 
         if self._choices is None:
-            self._choice_norms = list(self._by_norm)
-            self._choices = self._choice_norms
-        query = normalise_name(name)
-        if not query or limit <= 0:
-            return []
+            self._choices = list(self._by_norm)
         results = process.extract(
-            query, self._choices, scorer=fuzz.WRatio, limit=max(limit * 3, limit)
+            query, self._choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=60
         )
         ranked = sorted(
             results,
@@ -634,13 +757,27 @@ class CardIndex:
     def _format_cache(self, fmt: FormatSpec) -> _FormatCache:
         cache = self._formats.get(fmt.key)
         if cache is None:
-            cache = self._formats[fmt.key] = _FormatCache(fmt)
+            cache = self._formats[fmt.key] = _FormatCache(fmt, self._energy_types(fmt))
         elif cache.fmt is not fmt:
             if cache.fmt == fmt:
                 cache.fmt = fmt  # an equal spec built again (Format.to_spec() per request)
             else:
-                cache = self._formats[fmt.key] = _FormatCache(fmt)
+                cache = self._formats[fmt.key] = _FormatCache(fmt, self._energy_types(fmt))
         return cache
+
+    def _energy_types(self, fmt: FormatSpec) -> frozenset[str] | None:
+        """The basic Energy types `fmt` allows (None: all); see `FormatSpec`."""
+        if fmt.basic_energy_types:
+            return fmt.basic_energy_types
+        if not fmt.allowed_sets:
+            return None
+        newest = max((self._set_order.get(s, -1) for s in fmt.allowed_sets), default=-1)
+        types = frozenset(k for k, since in self._energy_since.items() if since <= newest)
+        return types or None  # sets older than any basic Energy in the data: no limit
+
+    def basic_energy_types(self, fmt: FormatSpec) -> frozenset[str] | None:
+        """The basic Energy types `fmt` allows, or None when it allows every type."""
+        return self._format_cache(fmt).energy_types
 
     def format_memo(self, fmt: FormatSpec) -> dict[object, object]:
         """Scratch space for per-format caches of callers (the legality engine keeps its
@@ -651,12 +788,12 @@ class CardIndex:
             memo.clear()
         return memo
 
-    @staticmethod
-    def _eligible(rec: CardRecord, fmt: FormatSpec) -> bool:
+    def _eligible(self, rec: CardRecord, fmt: FormatSpec) -> bool:
         if fmt.base is not None and fmt.base not in rec.legal:
             return False
         if rec.is_basic_energy:
-            return True
+            types = self._format_cache(fmt).energy_types
+            return types is None or basic_energy_type(rec) in types
         if fmt.allowed_sets and rec.set_id not in fmt.allowed_sets:
             return False
         return not (fmt.allowed_marks and rec.regulation_mark not in fmt.allowed_marks)

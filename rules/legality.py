@@ -42,14 +42,13 @@ same name; when none has it the card is not checked.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rules.cards import CardIndex, CardRecord, FormatSpec
 from rules.decklist import DeckLine
-from rules.findings import Finding, lines_phrase
-from rules.names import normalise_name
+from rules.findings import WARNING_CODES, Finding, lines_phrase
+from rules.resolve import Resolution, resolve_line
 
 __all__ = [
     "DECK_SIZE",
@@ -64,9 +63,8 @@ DECK_SIZE = 60
 MAX_COPIES = 4
 MIN_ENERGY = 8
 MAX_ENERGY = 30
-
-_LVX_RE = re.compile(r"\blv\.?\s*x\b", re.IGNORECASE)
-_TRAILING_NUMBER_RE = re.compile(r"^(?P<name>.+?)\s+(?:#\s*)?[A-Za-z]{0,6}\d{1,4}[a-z]?$")
+#: "Did you mean" hints are searched for this many unknown lines of one list at most.
+MAX_SUGGESTED_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,129 +110,32 @@ def _label(item: _Resolved) -> str:
     return rec.name if item.by_name else f"{rec.name} ({rec.printing})"
 
 
-def _pick(
-    index: CardIndex, candidates: Sequence[CardRecord], written: str, fmt: FormatSpec
-) -> tuple[CardRecord, bool]:
-    """The representative printing of a name-only line, and whether any printing is legal."""
-    legal = [r for r in candidates if index.is_legal(r, fmt)]
-    pool = legal or list(candidates)
-    basic = [r for r in pool if r.is_basic_energy]
-    if basic:
-        pool = basic
-    wants_lvx = bool(_LVX_RE.search(written))
-    wants_delta = "δ" in written
-    best = pool[0]
-    best_key = None
-    for pos, rec in enumerate(pool):
-        key = (
-            rec.is_level_up == wants_lvx,
-            ("δ" in rec.name) == wants_delta,
-            rec.regulation_mark,
-            pos,
-        )
-        if best_key is None or key > best_key:
-            best, best_key = rec, key
-    return best, bool(legal)
-
-
-_Lookup = tuple[CardRecord, bool, bool, bool]  # printing, legal, banned, resolved by name
-
-
-def _by_name(
-    index: CardIndex, fmt: FormatSpec, written: str, cands: Sequence[CardRecord]
-) -> _Lookup:
-    rec, legal = _pick(index, cands, written, fmt)
-    banned = not legal and any(index.is_banned(r, fmt) for r in cands)
-    return rec, legal, banned, True
-
-
-def _lookup(
-    index: CardIndex, fmt: FormatSpec, name: str, code: str | None, number: str | None
-) -> _Lookup | CardRecord | None:
-    """Resolve a line: a `_Lookup` when found, else the mismatching printing or None."""
-    mismatch: CardRecord | None = None
-    if code and number:
-        is_energy_code = code.casefold() == "energy"
-        if not is_energy_code:
-            rec = index.by_code_number(code, number, name)
-            if rec is not None and index.name_matches(name, rec):
-                legal = index.is_legal(rec, fmt)
-                return rec, legal, not legal and index.is_banned(rec, fmt), False
-            mismatch = rec
-            for alt in (f"{name} {code} {number}", f"{name} {code}"):
-                candidates = index.by_name(alt)
-                if candidates:
-                    return _by_name(index, fmt, alt, candidates)
-        candidates = index.by_name(name)
-        if candidates and (is_energy_code or any(r.is_basic_energy for r in candidates)):
-            return _by_name(index, fmt, name, candidates)
-        return mismatch
-    candidates = index.by_name(name)
-    if candidates:
-        return _by_name(index, fmt, name, candidates)
-    match = _TRAILING_NUMBER_RE.match(name)
-    if match:
-        candidates = index.by_name(match.group("name"))
-        if candidates:
-            return _by_name(index, fmt, match.group("name"), candidates)
-    return None
-
-
 def _resolve(
-    line: DeckLine,
-    index: CardIndex,
-    fmt: FormatSpec,
-    errors: list[Finding],
-    memo: dict[object, object] | None = None,
-) -> _Resolved:
-    name, code, number = line.name, line.set_code, line.number
-    if memo is None:
-        memo = index.format_memo(fmt)
-    memo_key = (name, code, number)
+    line: DeckLine, index: CardIndex, fmt: FormatSpec, memo: dict[object, object]
+) -> tuple[_Resolved, Resolution]:
+    memo_key = ("line", line.name, line.set_code, line.number)
     found = memo.get(memo_key)
     if found is None:
-        found = _lookup(index, fmt, name, code, number)
-        if isinstance(found, tuple):
-            memo[memo_key] = found
-    if isinstance(found, tuple):
-        rec, legal, banned, by_name = found
-        return _Resolved(line, rec, rec.norm_name, legal, banned, by_name)
-
-    if code and number:
-        label = f"{code} {number}"
-        candidates = index.by_name(name)
-        if found is not None:
-            message = (
-                f"Line {line.line_no}: {label} is {found.name}, not {name}. "
-                f"Fix the name or the set code and number."
-            )
-        elif candidates:
-            example = _pick(index, candidates, name, fmt)[0]
-            message = (
-                f"Line {line.line_no}: there is no card {label} named {name}. "
-                f"Check the set code and number ({name} is for example "
-                f"{example.printing}), or write the name alone."
-            )
-        elif not index.sets_for_code(code):
-            message = _unknown_name_message(index, line, f"{name} (and no set has the code {code})")
-        else:
-            message = _unknown_name_message(index, line, f"{name} {label}")
-    else:
-        message = _unknown_name_message(index, line, name)
-    errors.append(Finding("unknown-card", (line.line_no,), message))
-    return _Resolved(line, None, normalise_name(name), True, False, False)
+        found = memo[memo_key] = resolve_line(index, fmt, line.name, line.set_code, line.number)
+    rec = found.rec
+    key = rec.norm_name if rec is not None else ""
+    return _Resolved(line, rec, key, found.legal, found.banned, found.by_name), found
 
 
-def _unknown_name_message(index: CardIndex, line: DeckLine, what: str) -> str:
-    suggestions = index.suggestions(line.name) if line.name.strip() else []
-    message = f"Line {line.line_no}: there is no card {what}."
-    if suggestions:
-        if len(suggestions) == 1:
-            options = suggestions[0]
-        else:
-            options = ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
-        message += f" Did you mean {options}?"
-    return message + " Fix the name or remove the line."
+def _with_suggestions(index: CardIndex, message: str, name: str, budget: list[int]) -> str:
+    """`message` plus "Did you mean ...?" while the list's suggestion budget lasts."""
+    if name.strip() and budget[0] > 0:
+        budget[0] -= 1
+        suggestions = index.suggestions(name)
+        if suggestions:
+            if len(suggestions) == 1:
+                options = suggestions[0]
+            else:
+                options = ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
+            message += f" Did you mean {options}?"
+    if message.endswith("."):
+        message += " Fix the name or remove the line."
+    return message
 
 
 def _limit(items: list[_Resolved], code: str, what: str, rule: str, errors: list[Finding]) -> None:
@@ -264,12 +165,29 @@ def check_deck(
     """
     errors: list[Finding] = list(parse_errors)
     warnings: list[Finding] = []
-    unknown: list[Finding] = []
     memo = index.format_memo(fmt)
-    resolved = [_resolve(line, index, fmt, unknown, memo) for line in lines if line.count > 0]
-    errors.extend(unknown)
+    budget = [MAX_SUGGESTED_LINES]
+    resolved: list[_Resolved] = []
+    for line in lines:
+        if line.count <= 0:
+            continue
+        item, found = _resolve(line, index, fmt, memo)
+        resolved.append(item)
+        if found.code:
+            message = f"Line {line.line_no}: {found.message}"
+            if found.code in WARNING_CODES:
+                warnings.append(Finding(found.code, (line.line_no,), message))
+            else:
+                if found.suggest_for or found.code == "unknown-card":
+                    message = _with_suggestions(index, message, found.suggest_for, budget)
+                errors.append(Finding(found.code, (line.line_no,), message))
 
     card_count = sum(item.line.count for item in resolved)
+    any_lines = bool(resolved)
+    # A line that names no card counts toward the 60 and nothing else: no copy limit, no
+    # claim about Basic Pokémon or Energy that the unknown card could make false.
+    all_known = all(item.rec is not None for item in resolved)
+    resolved = [item for item in resolved if item.rec is not None]
 
     # -- deck size
     if card_count != DECK_SIZE:
@@ -374,7 +292,7 @@ def check_deck(
         )
 
     # -- at least one Basic Pokémon
-    if resolved and not has_basic:
+    if resolved and all_known and not has_basic:
         errors.append(
             Finding(
                 "no-basic-pokemon",
@@ -384,7 +302,7 @@ def check_deck(
                 "Add a Basic Pokémon.",
             )
         )
-    elif not resolved:
+    elif not any_lines:
         errors.append(
             Finding(
                 "no-basic-pokemon",
@@ -427,7 +345,7 @@ def check_deck(
         )
 
     # -- warnings: Energy count
-    if resolved and not (MIN_ENERGY <= energy_total <= MAX_ENERGY):
+    if resolved and all_known and not (MIN_ENERGY <= energy_total <= MAX_ENERGY):
         side = "fewer than" if energy_total < MIN_ENERGY else "more than"
         bound = MIN_ENERGY if energy_total < MIN_ENERGY else MAX_ENERGY
         warnings.append(
