@@ -546,7 +546,7 @@ def test_missing_evolution_basis(index, entries, message):
     assert all(f.code != "missing-evolution-basis" for f in verdict.errors)
 
 
-@pytest.mark.parametrize(("energy", "warned"), [(7, True), (8, False), (30, False), (31, True)])
+@pytest.mark.parametrize(("energy", "warned"), [(1, False), (8, False), (30, False), (31, True)])
 def test_energy_count_warning(index, energy, warned):
     entries = [
         L(4, "Pikachu", "NEW", "1"),
