@@ -12,7 +12,7 @@ Accepted input:
   `Energía`), Italian (`Allenatore`, `Energia`) and Portuguese (`Treinador`, `Energia`),
   with or without accents, with `:` or ` - ` and an optional `##` (old PTCGO export);
   card lines `COUNT NAME SETCODE NUMBER` (`4 Pikachu ex SVI 57`, `1 Iono PAL 185 PH`,
-  `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew PR-SV 53`), basic Energy as
+  `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew ex PR-SV 53`), basic Energy as
   `10 Basic {R} Energy SVE 2` or the old `4 Basic {M} Energy Energy 25`; a closing
   `Total Cards: 60` (or `Total de cartes : 60`, ...), which is not checked.
 * Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet before the count, and

@@ -12,16 +12,18 @@ about the line itself (without the `Line N: ` prefix, which the caller adds):
   is the card. A name-less line (`4 OBF 186`) takes the printing's name.
 * **They disagree.** The card rules count cards by name, so a written name that is a card
   wins over a wrong number, and the player is told with both names:
-  - the number names another card: `printing-mismatch` warning, the line is read by its
-    name (`SUM 83 is Sandile, not Zorua. Read as Zorua by its name`);
+  - the number names another card: if the written set has one card of the written name,
+    the line is read as that printing (`6 Darkness Energy UF 86`: UF 86 is Mary's Request,
+    UF 96 the Special Darkness Energy, never a silent basic Energy), with a
+    `printing-corrected` warning naming both; else it is read by its name with a
+    `printing-mismatch` warning (`SUM 83 is Sandile, not Zorua. Read as Zorua by its name`);
   - it names the same card with a mark left out (`Umbreon pop5-17` for `Umbreon ★`):
     read as that printing, `printing-corrected` warning (the ★ rules then apply);
   - the written name is no card's but is a slip of the printing's (`Azelv Lv.X dp6-140`,
     `Pokegear hgss1-96`): read as the printing, `printing-corrected` warning; another
     unknown name is `unknown-card`, saying what the number is;
   - the number names nothing: if that set has the written name, the line is read as that
-    printing with a `printing-corrected` warning that names it (`6 Darkness Energy UF 86`
-    is UF 96, the Special Energy, never a silent basic Energy); if the set (or an unknown
+    printing with a `printing-corrected` warning that names it; if the set (or an unknown
     code, say a set newer than the data) does not have it, the line is read by name (the
     printing with the fewest restrictions, see below) and the warning names the other
     cards of that name when there are any. Several cards of that name in that set:
@@ -224,6 +226,12 @@ def resolve_line(
         other = exact[0]
         if candidates:
             in_set = index.in_sets(code, candidates[0].norm_name)
+            if in_set and len(_distinct_cards(index, in_set)) == 1:
+                # The set holds the written name: that printing, not some other one.
+                return _pinned(index, fmt, in_set[0], "printing-corrected",
+                               f"{label} is {other.name}, not {name}; read as "
+                               f"{in_set[0].name} ({in_set[0].printing}), the {name} of "
+                               f"that set. Fix the number.")  # fmt: skip
             hint = f"; in that set {name} is {_printings_phrase(in_set)}" if in_set else ""
             resolved = _by_name(index, fmt, name, candidates)
             return Resolution(resolved.rec, resolved.legal, resolved.banned, True,

@@ -22,7 +22,7 @@ Pokémon: 7
 3 Dragapult ex TWM 130
 1 Fezandipiti ex SFA 38
 1 Zeraora VMAX CRZ-GG GG42
-1 Mew PR-SV 53
+1 Mew ex PR-SV 53
 1 Pikachu V BRS TG05
 
 Trainer: 9
@@ -57,7 +57,7 @@ def test_tcg_live_export():
         (4, 3, "Dragapult ex", "TWM", "130", "Pokémon"),
         (5, 1, "Fezandipiti ex", "SFA", "38", "Pokémon"),
         (6, 1, "Zeraora VMAX", "CRZ-GG", "GG42", "Pokémon"),
-        (7, 1, "Mew", "PR-SV", "53", "Pokémon"),
+        (7, 1, "Mew ex", "PR-SV", "53", "Pokémon"),
         (8, 1, "Pikachu V", "BRS", "TG05", "Pokémon"),
         (11, 4, "Arven", "SVI", "166", "Trainer"),
         (12, 4, "Iono", "PAL", "185", "Trainer"),
