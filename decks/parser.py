@@ -84,6 +84,9 @@ _HEADER_RE = re.compile(
 )
 _SIGNED_RE = re.compile(r"(?:\*\s*)?[+\-−]\s*[0-9]+(?:[xX×])?\s+\S")
 _COUNT_AFTER_RE = re.compile(r".*\S\s*[xX×]\s*[0-9]+|.*\S\s+\(?[0-9]+\)?")
+# `Pikachu x4`, `Pikachu 4`: a card written the wrong way round, never a title (a title
+# may end in a year: `Lost Box - Regionals 2024`).
+_COUNT_AFTER_FEW_RE = re.compile(r".*\S\s*[xX×]\s*[0-9]{1,3}|.*\S\s+\(?[0-9]{1,2}\)?")
 _WORD_COUNT_RE = re.compile(
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\s+\S",
     re.IGNORECASE,
@@ -171,7 +174,7 @@ def _is_title(text: str) -> bool:
         and _CARD_RE.match(text) is None
         and not _SIGNED_RE.match(text)
         and not _WORD_COUNT_RE.match(text)
-        and not _COUNT_AFTER_RE.fullmatch(text)
+        and not _COUNT_AFTER_FEW_RE.fullmatch(text)
     )
 
 
