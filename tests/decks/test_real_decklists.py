@@ -197,7 +197,7 @@ LINE = st.one_of(
                 " UF 86",
                 " ZZZ 1",
             ]
-        ),  # fmt: skip
+        ),
     ),
 )
 
