@@ -15,13 +15,25 @@ Accepted input:
   `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew ex PR-SV 53`), basic Energy as
   `10 Basic {R} Energy SVE 2` or the old `4 Basic {M} Energy Energy 25`; a closing
   `Total Cards: 60` (or `Total de cartes : 60`, ...), which is not checked.
-* Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet before the count, and
-  `4x Pikachu` / `4X Pikachu` (an `x` glued to the count: a common forum style).
+* Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet (or `•`, `·`) before
+  the count, and `4x Pikachu` / `4X Pikachu` (an `x` glued to the count: a common forum
+  style).
+* A pokemontcg.io card id instead of the code and number (`4 Yanma hgss4-84`, read as
+  set id `hgss4`, number `84`), and name-less lines (`* 4 OBF 186`: the name is empty, the
+  engine takes the printing's).
+* Exporters' pseudo-sets for basic Energy, all read as the code `Energy` (the name alone
+  counts): `Energy 40`, `SWSHEnergy 14`, `SMEnergy 4`, `Base 5`, and a type letter for a
+  number (`6 Fire Energy BRS R`), after a name ending in "Energy".
+* A title line: the first non-blank line may name the deck (`Lost Box - Regionals 2024`)
+  and is skipped, unless it reads like a card written the wrong way round (`Pikachu x4`).
 * Blank lines, Windows or old Mac line ends, a byte-order mark, `//` and `#` comment
   lines, decoration lines (`****`, `======`) and banners such as PTCGO's
   `****** Pokémon Trading Card Game Deck List ******` are skipped. Names are kept as
   written (curly apostrophes, `Pokemon` without the accent: `rules.names` compares them).
   The same card on two lines is kept as two lines (the legality engine sums by name).
+
+Limits: a paste over `MAX_PASTE_CHARS` characters (`paste-too-long`) or `MAX_PASTE_LINES`
+lines (`too-many-lines`) is not read at all; the finding names the limit.
 
 Not card lines (a `parse-error` each): a count in words (`four Pikachu`), a count after the
 name (`Pikachu x4`), a count of 0, a signed count (`-1 Pikachu`), a count above 999, a
@@ -138,7 +150,13 @@ def _split_card(rest: str) -> tuple[str, str | None, str | None]:
         ident = _ID_RE.fullmatch(last)
         if ident is not None:
             return _clean(rest[: -len(last)].rstrip()), ident.group("set"), ident.group("number")
-    if len(parts) == 2 and _is_number(parts[1]) and _is_code(parts[0]):
+    if (
+        len(parts) == 2
+        and _is_number(parts[1])
+        and _is_code(parts[0])
+        and parts[0] not in _NAME_SUFFIXES
+        and parts[0].casefold() != "energy"
+    ):
         return "", parts[0], parts[1]  # a name-less line: `* 4 OBF 186`
     if len(parts) == 3:
         head, code, number = parts

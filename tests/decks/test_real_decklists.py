@@ -209,3 +209,10 @@ def test_no_text_makes_the_check_crash_or_hang(index, lines):
     assert isinstance(verdict.legal, bool)
     for finding in (*verdict.errors, *verdict.warnings):
         assert finding.message
+
+
+def test_a_name_less_line_is_printed_with_the_cards_name(index):
+    from decks.printing import sheet_lines
+
+    (line,) = sheet_lines("* 4 OBF 186", index)
+    assert (line.count, line.name, line.printing) == (4, index.get("sv3-186").name, "OBF 186")
