@@ -136,9 +136,7 @@ def _with_suggestions(index: CardIndex, message: str, name: str, budget: list[in
             else:
                 options = ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
             message += f" Did you mean {options}?"
-    if message.endswith("."):
-        message += " Fix the name or remove the line."
-    return message
+    return message + " Fix the name or remove the line."
 
 
 def _limit(items: list[_Resolved], code: str, what: str, rule: str, errors: list[Finding]) -> None:
