@@ -110,14 +110,12 @@ def _label(item: _Resolved) -> str:
 
 def _resolve(
     line: DeckLine, index: CardIndex, fmt: FormatSpec, memo: dict[object, object]
-) -> tuple[_Resolved, Resolution]:
-    memo_key = ("line", line.name, line.set_code, line.number)
+) -> Resolution:
+    memo_key = (line.name, line.set_code, line.number)
     found = memo.get(memo_key)
     if found is None:
         found = memo[memo_key] = resolve_line(index, fmt, line.name, line.set_code, line.number)
-    rec = found.rec
-    key = rec.norm_name if rec is not None else ""
-    return _Resolved(line, rec, key, found.legal, found.banned, found.by_name), found
+    return found
 
 
 def _basic_of(index: CardIndex, stage1: str) -> set[str]:
@@ -172,11 +170,21 @@ def check_deck(
     memo = index.format_memo(fmt)
     budget = [MAX_SUGGESTED_LINES]
     resolved: list[_Resolved] = []
+    card_count = 0
+    all_known = True
     for line in lines:
         if line.count <= 0:
             continue
-        item, found = _resolve(line, index, fmt, memo)
-        resolved.append(item)
+        card_count += line.count
+        found = _resolve(line, index, fmt, memo)
+        rec = found.rec
+        if rec is not None:
+            resolved.append(_Resolved(line, rec, rec.norm_name, found.legal, found.banned,
+                                      found.by_name))  # fmt: skip
+        else:
+            # A line that names no card counts toward the 60 and nothing else: no copy
+            # limit, no claim about Basic Pokémon or Energy that it could make false.
+            all_known = False
         if found.code:
             message = f"Line {line.line_no}: {found.message}"
             if found.code in WARNING_CODES:
@@ -185,13 +193,7 @@ def check_deck(
                 if found.suggest_for or found.code == "unknown-card":
                     message = _with_suggestions(index, message, found.suggest_for, budget)
                 errors.append(Finding(found.code, (line.line_no,), message))
-
-    card_count = sum(item.line.count for item in resolved)
-    any_lines = bool(resolved)
-    # A line that names no card counts toward the 60 and nothing else: no copy limit, no
-    # claim about Basic Pokémon or Energy that the unknown card could make false.
-    all_known = all(item.rec is not None for item in resolved)
-    resolved = [item for item in resolved if item.rec is not None]
+    any_lines = card_count > 0
 
     # -- deck size
     if card_count != DECK_SIZE:
