@@ -27,13 +27,12 @@ class AnonymousDeckCheckThrottle(AnonRateThrottle):
     def allow_request(self, request, view):
         if super().allow_request(request, view):
             return True
-        wait = self.wait()
-        seconds = int(wait) + 1 if wait is not None else 60
+        # DRF adds "Expected available in N seconds." and the Retry-After header.
         raise Throttled(
-            wait=wait,
+            wait=self.wait(),
             detail=(
                 f"Too many deck checks from this address: at most {self.num_requests} a "
-                f"minute without signing in. Try again in {seconds} seconds, or sign in."
+                f"minute without signing in (signed-in players are not limited)."
             ),
         )
 

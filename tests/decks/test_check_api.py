@@ -53,7 +53,8 @@ def test_anonymous_checks_are_rate_limited_with_a_clear_message():
     response = post(client, "4 Pikachu")
     assert response.status_code == 429
     detail = response.json()["detail"]
-    assert f"at most {limit} a minute" in detail and "sign in" in detail
+    assert f"at most {limit} a minute without signing in" in detail
+    assert "Expected available in" in detail
     assert "Retry-After" in response
 
 
