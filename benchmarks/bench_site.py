@@ -20,12 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT.parent / "shared" / "data" / "pokemon-tcg"
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench")
-ENV = {
-    **os.environ,
-    "DATABASE_URL": URL,
-    "CELERY_BROKER_URL": "",
-    "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-}
+ENV = {**os.environ, "DATABASE_URL": URL, "CELERY_BROKER_URL": "", "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
 sys.path.insert(0, str(ROOT))
 
 
@@ -82,17 +77,12 @@ def bench_check() -> None:
     setup_django()
     lists = decklists(10_000)
     fmts = ["standard", "expanded", "unlimited"]
-    stdin = "".join(
-        json.dumps({"id": i, "format": fmts[i % 3], "decklist_text": t}) + "\n"
-        for i, t in enumerate(lists)
-    )
+    stdin = "".join(json.dumps({"id": i, "format": fmts[i % 3], "decklist_text": t}) + "\n" for i, t in enumerate(lists))
     seconds, out = manage("check_decks", stdin=stdin)
     results = [json.loads(line) for line in out.splitlines()]
     legal = sum(r["legal"] for r in results)
-    print(
-        f"check_decks: {len(results)} lists in {seconds:.2f} s wall (one process, incl. Django start "
-        f"and the card index), {legal} legal"
-    )
+    print(f"check_decks: {len(results)} lists in {seconds:.2f} s wall (one process, incl. Django start "
+          f"and the card index), {legal} legal")
 
 
 def bench_api(n: int = 200) -> None:
@@ -110,15 +100,9 @@ def bench_api(n: int = 200) -> None:
 
     user = get_user_model().objects.create(username=f"bench-{time.time_ns()}")
     league = League.objects.create(name="Bench", slug=f"bench-{time.time_ns()}")
-    season = Season.objects.create(
-        league=league, name="S", starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31)
-    )
-    event = Event.objects.create(
-        season=season, name="Bench", slug="bench", format=Format.objects.get(key="expanded")
-    )
-    player = Player.objects.create(
-        name="Bench", player_id=f"B{time.time_ns()}"[-20:], birth_date=date(1990, 1, 1), user=user
-    )
+    season = Season.objects.create(league=league, name="S", starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31))
+    event = Event.objects.create(season=season, name="Bench", slug="bench", format=Format.objects.get(key="expanded"))
+    player = Player.objects.create(name="Bench", player_id=f"B{time.time_ns()}"[-20:], birth_date=date(1990, 1, 1), user=user)
     reg = Registration.objects.create(event=event, player=player, division="masters")
     client = APIClient()
     client.force_authenticate(user)
@@ -136,10 +120,8 @@ def bench_api(n: int = 200) -> None:
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge("bench-api")
     timings.sort()
-    print(
-        f"deck submission through the API (parse → verdict stored), {n} posts: median "
-        f"{statistics.median(timings):.1f} ms, p95 {timings[int(0.95 * n)]:.1f} ms"
-    )
+    print(f"deck submission through the API (parse → verdict stored), {n} posts: median "
+          f"{statistics.median(timings):.1f} ms, p95 {timings[int(0.95 * n)]:.1f} ms")
 
 
 def bench_simulate(sizes: list[int]) -> None:
@@ -157,13 +139,11 @@ def bench_simulate(sizes: list[int]) -> None:
         t = time.perf_counter()
         rows = standings_rows(event)
         standings_ms = (time.perf_counter() - t) * 1000
-        print(
-            f"simulate_event {players} players: {report.rounds} rounds in {total:.0f} s; pairing per round "
-            f"ms: median {statistics.median(swiss):.0f}, max {max(swiss):.0f}; close round + standings task "
-            f"ms: median {statistics.median(report.round_close_ms):.0f}, max {max(report.round_close_ms):.0f}; "
-            f"results entry per round ms: median {statistics.median(report.results_ms):.0f}; "
-            f"final standings ({len(rows)} rows) {standings_ms:.0f} ms; rematches {report.rematches}"
-        )
+        print(f"simulate_event {players} players: {report.rounds} rounds in {total:.0f} s; pairing per round "
+              f"ms: median {statistics.median(swiss):.0f}, max {max(swiss):.0f}; close round + standings task "
+              f"ms: median {statistics.median(report.round_close_ms):.0f}, max {max(report.round_close_ms):.0f}; "
+              f"results entry per round ms: median {statistics.median(report.results_ms):.0f}; "
+              f"final standings ({len(rows)} rows) {standings_ms:.0f} ms; rematches {report.rematches}")
 
 
 def main() -> None:

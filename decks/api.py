@@ -114,7 +114,5 @@ def check_deck(request):
     """Check a decklist against a format and return the verdict line by line. Stores nothing."""
     data = CheckDecklistSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    verdict = check_decklist(
-        text=data.validated_data["decklist_text"], fmt=data.validated_data["format"]
-    )
+    verdict = check_decklist(text=data.validated_data["decklist_text"], fmt=data.validated_data["format"])
     return Response(verdict_payload(verdict))

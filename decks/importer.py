@@ -138,11 +138,7 @@ def read_card_data(
         if not isinstance(raw_decks, list) or path.stem not in set_ids:
             raise CardDataError(path, None, "expected a list of decks for a known set")
         for i, raw in enumerate(raw_decks):
-            if (
-                not isinstance(raw, dict)
-                or not raw.get("id")
-                or not isinstance(raw.get("cards"), list)
-            ):
+            if not isinstance(raw, dict) or not raw.get("id") or not isinstance(raw.get("cards"), list):
                 raise CardDataError(path, str(i), "a deck needs an 'id' and a list of 'cards'")
             entries = [
                 {"id": c["id"], "name": c.get("name", ""), "count": int(c["count"])}
@@ -158,9 +154,7 @@ def read_card_data(
 
 def _sync(model, rows: list, fields: list[str], kind: str, summary: ImportSummary) -> None:
     """Insert new rows and update changed ones, leaving equal rows untouched."""
-    existing = {
-        values[0]: values[1:] for values in model.objects.values_list("pk", *fields).iterator(2000)
-    }
+    existing = {values[0]: values[1:] for values in model.objects.values_list("pk", *fields).iterator(2000)}
     to_create, to_update = [], []
     for row in rows:
         old = existing.get(row.pk)
@@ -182,20 +176,10 @@ def import_card_data(
     decks (never deletes), and gives `CardDataVersion` a new stamp when anything changed."""
     root = Path(root)
     if not (root / "sets" / "en.json").exists():
-        raise CardDataError(
-            root / "sets" / "en.json", None, "file not found (is PATH the data folder?)"
-        )
+        raise CardDataError(root / "sets" / "en.json", None, "file not found (is PATH the data folder?)")
     sets, cards, decks = read_card_data(root, progress)
     summary = ImportSummary(sets=len(sets), cards=len(cards), decks=len(decks))
-    set_fields = [
-        "name",
-        "series",
-        "ptcgo_code",
-        "printed_total",
-        "total",
-        "release_date",
-        "legalities",
-    ]
+    set_fields = ["name", "series", "ptcgo_code", "printed_total", "total", "release_date", "legalities"]
     card_fields = ["card_set_id", *Card.RECORD_FIELDS, "data"]
     with transaction.atomic():
         _sync(CardSet, sets, set_fields, "sets", summary)

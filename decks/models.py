@@ -32,16 +32,11 @@ class CardSet(models.Model):
 
 
 class Card(models.Model):
-    id = models.CharField(
-        primary_key=True, max_length=40, help_text="Upstream card id, e.g. sv1-86"
-    )
+    id = models.CharField(primary_key=True, max_length=40, help_text="Upstream card id, e.g. sv1-86")
     card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="cards")
     name = models.CharField(max_length=120)
     norm_name = models.CharField(
-        "normalised name",
-        max_length=120,
-        db_index=True,
-        help_text="The name the deck rules compare",
+        "normalised name", max_length=120, db_index=True, help_text="The name the deck rules compare"
     )
     supertype = models.CharField(max_length=20)
     subtypes = models.JSONField(default=list, blank=True)
@@ -49,12 +44,8 @@ class Card(models.Model):
     number = models.CharField(max_length=20)
     regulation_mark = models.CharField(max_length=2, blank=True)
     evolves_from = models.CharField(max_length=120, blank=True)
-    legal = models.JSONField(
-        default=list, blank=True, help_text="Formats where this printing is Legal"
-    )
-    banned = models.JSONField(
-        default=list, blank=True, help_text="Formats where this printing is Banned"
-    )
+    legal = models.JSONField(default=list, blank=True, help_text="Formats where this printing is Legal")
+    banned = models.JSONField(default=list, blank=True, help_text="Formats where this printing is Banned")
     text_key = models.CharField(max_length=40, help_text="Hash of the game text, for reprints")
     is_basic_pokemon = models.BooleanField(default=False)
     is_basic_energy = models.BooleanField(default=False)
@@ -144,9 +135,7 @@ class Format(models.Model):
 
     key = models.SlugField(unique=True)
     name = models.CharField(max_length=80)
-    updated_at = models.DateTimeField(
-        auto_now=True, help_text="Cached rule specs compare against it"
-    )
+    updated_at = models.DateTimeField(auto_now=True, help_text="Cached rule specs compare against it")
     base = models.CharField(max_length=20, choices=BASES, blank=True)
     allowed_sets = models.ManyToManyField(CardSet, blank=True, related_name="+")
     allowed_marks = models.CharField(

@@ -45,18 +45,14 @@ def card_index() -> CardIndex:
             return _cache["index"]
         stamp = CardDataVersion.objects.filter(pk=1).values_list("stamp", flat=True).first()
         if _cache["index"] is None or _cache["stamp"] != stamp:
-            records = [
-                card.to_record() for card in Card.objects.defer("data").iterator(chunk_size=5000)
-            ]
+            records = [card.to_record() for card in Card.objects.defer("data").iterator(chunk_size=5000)]
             _cache["index"] = CardIndex(records)
             _cache["stamp"] = stamp
         _cache["checked"] = now
         return _cache["index"]
 
 
-def check_decklist(
-    *, text: str, fmt: Format | FormatSpec, index: CardIndex | None = None
-) -> Verdict:
+def check_decklist(*, text: str, fmt: Format | FormatSpec, index: CardIndex | None = None) -> Verdict:
     """Parse `text` and check it against `fmt`. Stores nothing. Pass `index` to check many
     lists against one index without asking the database for its version each time."""
     spec = format_spec(fmt) if isinstance(fmt, Format) else fmt
@@ -78,3 +74,5 @@ def invalidate_card_index() -> None:
     with _lock:
         _cache["index"] = None
         _cache["checked"] = 0.0
+
+

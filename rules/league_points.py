@@ -18,9 +18,7 @@ class PointsTable:
 
     @classmethod
     def from_json(cls, data: Mapping) -> PointsTable:
-        placements = {
-            int(place): int(points) for place, points in data.get("placements", {}).items()
-        }
+        placements = {int(place): int(points) for place, points in data.get("placements", {}).items()}
         return cls(placements=placements, attendance=int(data.get("attendance", 0)))
 
     def points_for(self, place: int) -> int:
@@ -36,9 +34,7 @@ class LeaderboardRow:
     events_counted: int
 
 
-def leaderboard(
-    finishes: Iterable[tuple[str, int]], *, best: int | None = None
-) -> list[LeaderboardRow]:
+def leaderboard(finishes: Iterable[tuple[str, int]], *, best: int | None = None) -> list[LeaderboardRow]:
     """`finishes` are (player, points) pairs, one per event played."""
     by_player: dict[str, list[int]] = {}
     for player, points in finishes:

@@ -155,13 +155,9 @@ def resolve_match(
     if best_of == 3 and len([g for g in placed if not g.is_replay]) >= 3:
         # Three games with double losses and no winner: nobody can reach two wins.
         if a_wins == b_wins:
-            return Resolution(
-                "double_loss" if a_wins == 0 else "tie", a_wins, b_wins, tuple(placed), None
-            )
+            return Resolution("double_loss" if a_wins == 0 else "tie", a_wins, b_wins, tuple(placed), None)
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
-    return Resolution(
-        None, a_wins, b_wins, tuple(placed), NextGame(number, 0, FULL_PRIZES, "next game")
-    )
+    return Resolution(None, a_wins, b_wins, tuple(placed), NextGame(number, 0, FULL_PRIZES, "next game"))
 
 
 def _decided(placed: list[PlayedGame], a_wins: int, b_wins: int, need: int, best_of: int) -> bool:

@@ -416,7 +416,9 @@ class _Standings:
             # dropped earlier keep their frozen OWP).
             needed = {o for i in now for o in opps[i] if not 0 < drop_at[o] < d}
             needed.update(now)
-            owp_d = {o: sum(map(win_rate, opps[o][: count[o]])) * m_over[count[o]] for o in needed}
+            owp_d = {
+                o: sum(map(win_rate, opps[o][: count[o]])) * m_over[count[o]] for o in needed
+            }
             for i in now:
                 oi = opps[i]
                 frozen_oowp[i] = (

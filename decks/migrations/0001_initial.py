@@ -5,204 +5,90 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
-    dependencies = []
+    dependencies = [
+    ]
 
     operations = [
         migrations.CreateModel(
-            name="CardDataVersion",
+            name='CardDataVersion',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("stamp", models.CharField(default="", max_length=32)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('stamp', models.CharField(default='', max_length=32)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
             ],
         ),
         migrations.CreateModel(
-            name="CardSet",
+            name='CardSet',
             fields=[
-                (
-                    "id",
-                    models.CharField(
-                        help_text="Upstream set id, e.g. sv1",
-                        max_length=40,
-                        primary_key=True,
-                        serialize=False,
-                    ),
-                ),
-                ("name", models.CharField(max_length=120)),
-                ("series", models.CharField(blank=True, max_length=120)),
-                (
-                    "ptcgo_code",
-                    models.CharField(
-                        blank=True,
-                        db_index=True,
-                        help_text="e.g. SVI, PR-SV",
-                        max_length=20,
-                        verbose_name="TCG Live code",
-                    ),
-                ),
-                ("printed_total", models.PositiveIntegerField(default=0)),
-                ("total", models.PositiveIntegerField(default=0)),
-                ("release_date", models.DateField(blank=True, null=True)),
-                ("legalities", models.JSONField(blank=True, default=dict)),
+                ('id', models.CharField(help_text='Upstream set id, e.g. sv1', max_length=40, primary_key=True, serialize=False)),
+                ('name', models.CharField(max_length=120)),
+                ('series', models.CharField(blank=True, max_length=120)),
+                ('ptcgo_code', models.CharField(blank=True, db_index=True, help_text='e.g. SVI, PR-SV', max_length=20, verbose_name='TCG Live code')),
+                ('printed_total', models.PositiveIntegerField(default=0)),
+                ('total', models.PositiveIntegerField(default=0)),
+                ('release_date', models.DateField(blank=True, null=True)),
+                ('legalities', models.JSONField(blank=True, default=dict)),
             ],
             options={
-                "ordering": ["release_date", "id"],
+                'ordering': ['release_date', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="Format",
+            name='Format',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("key", models.SlugField(unique=True)),
-                ("name", models.CharField(max_length=80)),
-                (
-                    "updated_at",
-                    models.DateTimeField(
-                        auto_now=True, help_text="Cached rule specs compare against it"
-                    ),
-                ),
-                (
-                    "base",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("standard", "Standard"),
-                            ("expanded", "Expanded"),
-                            ("unlimited", "Unlimited"),
-                        ],
-                        max_length=20,
-                    ),
-                ),
-                (
-                    "allowed_marks",
-                    models.CharField(
-                        blank=True,
-                        help_text="Regulation marks, comma separated, e.g. G,H,I",
-                        max_length=40,
-                    ),
-                ),
-                ("banned_names", models.TextField(blank=True, help_text="One card name a line")),
-                (
-                    "banned_prints",
-                    models.TextField(
-                        blank=True,
-                        help_text="One printing a line: a card id (sv1-86) or code and number (SVI 86)",
-                    ),
-                ),
-                (
-                    "allowed_sets",
-                    models.ManyToManyField(blank=True, related_name="+", to="decks.cardset"),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('key', models.SlugField(unique=True)),
+                ('name', models.CharField(max_length=80)),
+                ('updated_at', models.DateTimeField(auto_now=True, help_text='Cached rule specs compare against it')),
+                ('base', models.CharField(blank=True, choices=[('standard', 'Standard'), ('expanded', 'Expanded'), ('unlimited', 'Unlimited')], max_length=20)),
+                ('allowed_marks', models.CharField(blank=True, help_text='Regulation marks, comma separated, e.g. G,H,I', max_length=40)),
+                ('banned_names', models.TextField(blank=True, help_text='One card name a line')),
+                ('banned_prints', models.TextField(blank=True, help_text='One printing a line: a card id (sv1-86) or code and number (SVI 86)')),
+                ('allowed_sets', models.ManyToManyField(blank=True, related_name='+', to='decks.cardset')),
             ],
             options={
-                "ordering": ["name"],
+                'ordering': ['name'],
             },
         ),
         migrations.CreateModel(
-            name="PreconDeck",
+            name='PreconDeck',
             fields=[
-                ("id", models.CharField(max_length=40, primary_key=True, serialize=False)),
-                ("name", models.CharField(max_length=120)),
-                (
-                    "cards",
-                    models.JSONField(default=list, help_text="[{id, name, count}] as in the data"),
-                ),
-                (
-                    "card_set",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="precons",
-                        to="decks.cardset",
-                    ),
-                ),
+                ('id', models.CharField(max_length=40, primary_key=True, serialize=False)),
+                ('name', models.CharField(max_length=120)),
+                ('cards', models.JSONField(default=list, help_text='[{id, name, count}] as in the data')),
+                ('card_set', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='precons', to='decks.cardset')),
             ],
         ),
         migrations.CreateModel(
-            name="Card",
+            name='Card',
             fields=[
-                (
-                    "id",
-                    models.CharField(
-                        help_text="Upstream card id, e.g. sv1-86",
-                        max_length=40,
-                        primary_key=True,
-                        serialize=False,
-                    ),
-                ),
-                ("name", models.CharField(max_length=120)),
-                (
-                    "norm_name",
-                    models.CharField(
-                        db_index=True,
-                        help_text="The name the deck rules compare",
-                        max_length=120,
-                        verbose_name="normalised name",
-                    ),
-                ),
-                ("supertype", models.CharField(max_length=20)),
-                ("subtypes", models.JSONField(blank=True, default=list)),
-                ("set_code", models.CharField(blank=True, max_length=20)),
-                ("number", models.CharField(max_length=20)),
-                ("regulation_mark", models.CharField(blank=True, max_length=2)),
-                ("evolves_from", models.CharField(blank=True, max_length=120)),
-                (
-                    "legal",
-                    models.JSONField(
-                        blank=True, default=list, help_text="Formats where this printing is Legal"
-                    ),
-                ),
-                (
-                    "banned",
-                    models.JSONField(
-                        blank=True, default=list, help_text="Formats where this printing is Banned"
-                    ),
-                ),
-                (
-                    "text_key",
-                    models.CharField(
-                        help_text="Hash of the game text, for reprints", max_length=40
-                    ),
-                ),
-                ("is_basic_pokemon", models.BooleanField(default=False)),
-                ("is_basic_energy", models.BooleanField(default=False)),
-                ("is_ace_spec", models.BooleanField(default=False, verbose_name="ACE SPEC")),
-                ("is_radiant", models.BooleanField(default=False)),
-                ("is_prism_star", models.BooleanField(default=False)),
-                ("is_star", models.BooleanField(default=False)),
-                (
-                    "data",
-                    models.JSONField(
-                        blank=True, default=dict, help_text="The upstream record as imported"
-                    ),
-                ),
-                (
-                    "card_set",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="cards",
-                        to="decks.cardset",
-                    ),
-                ),
+                ('id', models.CharField(help_text='Upstream card id, e.g. sv1-86', max_length=40, primary_key=True, serialize=False)),
+                ('name', models.CharField(max_length=120)),
+                ('norm_name', models.CharField(db_index=True, help_text='The name the deck rules compare', max_length=120, verbose_name='normalised name')),
+                ('supertype', models.CharField(max_length=20)),
+                ('subtypes', models.JSONField(blank=True, default=list)),
+                ('set_code', models.CharField(blank=True, max_length=20)),
+                ('number', models.CharField(max_length=20)),
+                ('regulation_mark', models.CharField(blank=True, max_length=2)),
+                ('evolves_from', models.CharField(blank=True, max_length=120)),
+                ('legal', models.JSONField(blank=True, default=list, help_text='Formats where this printing is Legal')),
+                ('banned', models.JSONField(blank=True, default=list, help_text='Formats where this printing is Banned')),
+                ('text_key', models.CharField(help_text='Hash of the game text, for reprints', max_length=40)),
+                ('is_basic_pokemon', models.BooleanField(default=False)),
+                ('is_basic_energy', models.BooleanField(default=False)),
+                ('is_ace_spec', models.BooleanField(default=False, verbose_name='ACE SPEC')),
+                ('is_radiant', models.BooleanField(default=False)),
+                ('is_prism_star', models.BooleanField(default=False)),
+                ('is_star', models.BooleanField(default=False)),
+                ('data', models.JSONField(blank=True, default=dict, help_text='The upstream record as imported')),
+                ('card_set', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cards', to='decks.cardset')),
             ],
             options={
-                "ordering": ["card_set_id", "number"],
-                "indexes": [
-                    models.Index(
-                        fields=["set_code", "number"], name="decks_card_set_cod_5b20ba_idx"
-                    )
-                ],
+                'ordering': ['card_set_id', 'number'],
+                'indexes': [models.Index(fields=['set_code', 'number'], name='decks_card_set_cod_5b20ba_idx')],
             },
         ),
     ]

@@ -78,15 +78,11 @@ def test_invalid_json_and_missing_folder(tmp_path):
         run_import(tmp_path / "nowhere")
 
 
-@pytest.mark.skipif(
-    not (SHARED_DATA / "pokemon-tcg").is_dir(), reason="shared card data not present"
-)
+@pytest.mark.skipif(not (SHARED_DATA / "pokemon-tcg").is_dir(), reason="shared card data not present")
 def test_the_full_card_data_loads_every_card_and_is_idempotent():
     first = run_import(SHARED_DATA / "pokemon-tcg")
     assert "20106 cards (20106 added" in first
     assert Card.objects.count() == 20106 and CardSet.objects.count() == 172
-    assert "20106 cards (0 added, 0 changed, 20106 unchanged)" in run_import(
-        SHARED_DATA / "pokemon-tcg"
-    )
+    assert "20106 cards (0 added, 0 changed, 20106 unchanged)" in run_import(SHARED_DATA / "pokemon-tcg")
     gengar_x = Card.objects.get(id="pl4-97")
     assert gengar_x.norm_name == Card.objects.filter(name="Gengar").first().norm_name

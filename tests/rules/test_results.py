@@ -36,9 +36,7 @@ def test_match_results(games, best_of, kw, result, score):
 
 
 def test_sudden_death_chain_keeps_every_replay_in_its_slot_with_the_events_prizes():
-    resolution = resolve_match(
-        g("a", "both_won", "both_won", "b", "a"), best_of=3, sudden_death_prizes=1
-    )
+    resolution = resolve_match(g("a", "both_won", "both_won", "b", "a"), best_of=3, sudden_death_prizes=1)
     slots = [(x.number, x.sequence, x.outcome, x.prizes) for x in resolution.games]
     assert slots == [
         (1, 0, "a", 6),

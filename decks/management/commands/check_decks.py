@@ -33,18 +33,11 @@ class Command(BaseCommand):
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:
-                out.write(
-                    json.dumps(
-                        _failure(None, "invalid-input", f"Input line {number} is not JSON: {exc}")
-                    )
-                    + "\n"
-                )
+                out.write(json.dumps(_failure(None, "invalid-input", f"Input line {number} is not JSON: {exc}")) + "\n")
                 continue
             ident = item.get("id") if isinstance(item, dict) else None
             if not isinstance(item, dict) or not isinstance(item.get("decklist_text"), str):
-                result = _failure(
-                    ident, "invalid-input", f"Input line {number} needs a string 'decklist_text'."
-                )
+                result = _failure(ident, "invalid-input", f"Input line {number} needs a string 'decklist_text'.")
             elif (spec := specs.get(item.get("format", "standard"))) is None:
                 result = _failure(ident, "unknown-format",
                                   f"Unknown format {item.get('format')!r}; known: {', '.join(sorted(specs))}.")  # fmt: skip
