@@ -2,14 +2,39 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 
 from .models import Card, Format
+from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
 
-MAX_DECKLIST_CHARS = 20_000
+MAX_DECKLIST_CHARS = MAX_PASTE_CHARS
+
+
+class AnonymousDeckCheckThrottle(AnonRateThrottle):
+    """Anonymous callers of the public deck check: `rate` requests per IP address (signed-in
+    users are not limited). A check of the largest accepted paste costs a few milliseconds;
+    the limit keeps one client from occupying the web workers all the same. Counts live in
+    Django's default cache (per process with the local-memory cache)."""
+
+    scope = "deck-check"
+    rate = "30/min"
+
+    def allow_request(self, request, view):
+        if super().allow_request(request, view):
+            return True
+        # DRF adds "Expected available in N seconds." and the Retry-After header.
+        raise Throttled(
+            wait=self.wait(),
+            detail=(
+                f"Too many deck checks from this address: at most {self.num_requests} a "
+                f"minute without signing in (signed-in players are not limited)."
+            ),
+        )
 
 
 class CardSerializer(serializers.ModelSerializer):
@@ -61,7 +86,16 @@ class VerdictSerializer(serializers.Serializer):
 
 
 class DecklistInputSerializer(serializers.Serializer):
-    decklist_text = serializers.CharField(max_length=MAX_DECKLIST_CHARS, trim_whitespace=False)
+    decklist_text = serializers.CharField(
+        max_length=MAX_DECKLIST_CHARS,
+        trim_whitespace=False,
+        error_messages={
+            "max_length": (
+                f"The decklist is too long: a paste may hold at most {MAX_DECKLIST_CHARS:,} "
+                f"characters. Paste one decklist, one card per line."
+            )
+        },
+    )
 
 
 class FormatKeyField(serializers.SlugRelatedField):
@@ -85,6 +119,7 @@ def verdict_payload(verdict) -> dict:
 @extend_schema(request=CheckDecklistSerializer, responses=VerdictSerializer)
 @api_view(["POST"])
 @permission_classes([AllowAny])
+@throttle_classes([AnonymousDeckCheckThrottle])
 def check_deck(request):
     """Check a decklist against a format and return the verdict line by line. Stores nothing."""
     data = CheckDecklistSerializer(data=request.data)

@@ -12,16 +12,28 @@ Accepted input:
   `Energía`), Italian (`Allenatore`, `Energia`) and Portuguese (`Treinador`, `Energia`),
   with or without accents, with `:` or ` - ` and an optional `##` (old PTCGO export);
   card lines `COUNT NAME SETCODE NUMBER` (`4 Pikachu ex SVI 57`, `1 Iono PAL 185 PH`,
-  `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew PR-SV 53`), basic Energy as
+  `2 Lugia V SIT 138`, `1 Zeraora VMAX CRZ-GG GG42`, `1 Mew ex PR-SV 53`), basic Energy as
   `10 Basic {R} Energy SVE 2` or the old `4 Basic {M} Energy Energy 25`; a closing
   `Total Cards: 60` (or `Total de cartes : 60`, ...), which is not checked.
-* Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet before the count, and
-  `4x Pikachu` / `4X Pikachu` (an `x` glued to the count: a common forum style).
+* Plain `COUNT NAME` lines (`4 Pikachu`), an old PTCGO `* ` bullet (or `•`, `·`) before
+  the count, and `4x Pikachu` / `4X Pikachu` (an `x` glued to the count: a common forum
+  style).
+* A pokemontcg.io card id instead of the code and number (`4 Yanma hgss4-84`, read as
+  set id `hgss4`, number `84`), and name-less lines (`* 4 OBF 186`: the name is empty, the
+  engine takes the printing's).
+* Exporters' pseudo-sets for basic Energy, all read as the code `Energy` (the name alone
+  counts): `Energy 40`, `SWSHEnergy 14`, `SMEnergy 4`, `Base 5`, and a type letter for a
+  number (`6 Fire Energy BRS R`), after a name ending in "Energy".
+* A title line: the first non-blank line may name the deck (`Lost Box - Regionals 2024`)
+  and is skipped, unless it reads like a card written the wrong way round (`Pikachu x4`).
 * Blank lines, Windows or old Mac line ends, a byte-order mark, `//` and `#` comment
   lines, decoration lines (`****`, `======`) and banners such as PTCGO's
   `****** Pokémon Trading Card Game Deck List ******` are skipped. Names are kept as
   written (curly apostrophes, `Pokemon` without the accent: `rules.names` compares them).
   The same card on two lines is kept as two lines (the legality engine sums by name).
+
+Limits: a paste over `MAX_PASTE_CHARS` characters (`paste-too-long`) or `MAX_PASTE_LINES`
+lines (`too-many-lines`) is not read at all; the finding names the limit.
 
 Not card lines (a `parse-error` each): a count in words (`four Pikachu`), a count after the
 name (`Pikachu x4`), a count of 0, a signed count (`-1 Pikachu`), a count above 999, a
@@ -47,10 +59,23 @@ import unicodedata
 from rules.decklist import DeckLine, ParsedDeck
 from rules.findings import Finding
 
-__all__ = ["MAX_COUNT", "MAX_LINE_LENGTH", "DeckLine", "ParsedDeck", "parse_decklist"]
+__all__ = [
+    "MAX_COUNT",
+    "MAX_LINE_LENGTH",
+    "MAX_PASTE_CHARS",
+    "MAX_PASTE_LINES",
+    "DeckLine",
+    "ParsedDeck",
+    "parse_decklist",
+]
 
 MAX_COUNT = 999
 MAX_LINE_LENGTH = 300
+#: What one paste may hold. The longest real list (a singleton list with headers) has about
+#: 80 lines and 2,000 characters; a paste over either limit is not read at all
+#: (`paste-too-long`, `too-many-lines`), so no text costs more than 250 line look-ups.
+MAX_PASTE_CHARS = 20_000
+MAX_PASTE_LINES = 250
 
 _SECTIONS = {
     "Pokémon": ("pokemon", "pokemons", "pokemon cards"),
@@ -71,6 +96,9 @@ _HEADER_RE = re.compile(
 )
 _SIGNED_RE = re.compile(r"(?:\*\s*)?[+\-−]\s*[0-9]+(?:[xX×])?\s+\S")
 _COUNT_AFTER_RE = re.compile(r".*\S\s*[xX×]\s*[0-9]+|.*\S\s+\(?[0-9]+\)?")
+# `Pikachu x4`, `Pikachu 4`: a card written the wrong way round, never a title (a title
+# may end in a year: `Lost Box - Regionals 2024`).
+_COUNT_AFTER_FEW_RE = re.compile(r".*\S\s*[xX×]\s*[0-9]{1,3}|.*\S\s+\(?[0-9]{1,2}\)?")
 _WORD_COUNT_RE = re.compile(
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\s+\S",
     re.IGNORECASE,
@@ -85,7 +113,16 @@ _CODE_PATTERN = (
     r"|svp|swshp|smp|xyp|bwp|dpp|hsp|np|mep|basep|sve|sma|pgo|bp"
     r"|[Ee]nergy|ENERGY"
 )
-_CARD_RE = re.compile(r"(?:\*\s*)?(?P<count>[0-9]+)[xX×]?\s+(?=\S)")
+# Exporters' pseudo-sets for basic Energy (`SWSHEnergy 14`, `SMEnergy 4`, `Base 5`, `Energy
+# 40`) and the type letter some write instead of a number (`Fire Energy BRS R`).
+_ENERGY_CODE_RE = re.compile(r"[A-Z]{0,6}[Ee]nergy|ENERGY|Base|BASE")
+_TYPE_LETTER_RE = re.compile(r"[GRWLPFDMY]")
+# A pokemontcg.io card id as the last token: `hgss4-84`, `base1-71`, `swshp-SWSH154`.
+_ID_RE = re.compile(
+    r"(?P<set>[a-z]{1,8}[0-9][a-z0-9]{0,8}|svp|swshp|smp|xyp|bwp|dpp|hsp|np|mep|basep|sve|sma"
+    r"|pgo|bp)-(?P<number>[A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]?(?:_[A-Za-z][0-9]?)?|[A-Z!?]{1,4})"
+)
+_CARD_RE = re.compile(r"(?:[*•·◦‣▪●]\s*)?(?P<count>[0-9]+)[xX×]?\s+(?=\S)")
 _is_number = re.compile(_NUMBER_PATTERN).fullmatch
 _is_code = re.compile(_CODE_PATTERN).fullmatch
 _NAME_SUFFIXES = frozenset(
@@ -108,6 +145,19 @@ def _shown(text: str, limit: int = 60) -> str:
 def _split_card(rest: str) -> tuple[str, str | None, str | None]:
     """NAME [CODE NUMBER [PH]] -> (name, set_code, number); the name keeps any rejected code."""
     parts = rest.rsplit(None, 2)
+    last = parts[-1]
+    if "-" in last and last[0].islower():
+        ident = _ID_RE.fullmatch(last)
+        if ident is not None:
+            return _clean(rest[: -len(last)].rstrip()), ident.group("set"), ident.group("number")
+    if (
+        len(parts) == 2
+        and _is_number(parts[1])
+        and _is_code(parts[0])
+        and parts[0] not in _NAME_SUFFIXES
+        and parts[0].casefold() != "energy"
+    ):
+        return "", parts[0], parts[1]  # a name-less line: `* 4 OBF 186`
     if len(parts) == 3:
         head, code, number = parts
         if number == "PH" and _is_number(code):
@@ -119,6 +169,11 @@ def _split_card(rest: str) -> tuple[str, str | None, str | None]:
                 return _clean(head), code, number
             if head.casefold().endswith("energy"):
                 return _clean(head), "Energy", number
+        if head.casefold().endswith("energy") and (
+            (_ENERGY_CODE_RE.fullmatch(code) and _is_number(number))
+            or (_TYPE_LETTER_RE.fullmatch(number) and _is_code(code))
+        ):
+            return _clean(head), "Energy", number
     return _clean(rest), None, None
 
 
@@ -126,6 +181,19 @@ def _clean(name: str) -> str:
     if name.isascii() and "  " not in name and "\t" not in name:
         return name
     return " ".join(name.split())
+
+
+def _is_title(text: str) -> bool:
+    """The first line of a paste may name the deck (`Lost Box - Regionals 2023`), as
+    players and sites write above an export; it is skipped unless it looks like a card line
+    written the wrong way round."""
+    return (
+        len(text) <= 80
+        and _CARD_RE.match(text) is None
+        and not _SIGNED_RE.match(text)
+        and not _WORD_COUNT_RE.match(text)
+        and not _COUNT_AFTER_FEW_RE.fullmatch(text)
+    )
 
 
 def _not_a_card(line_no: int, text: str) -> Finding:
@@ -161,15 +229,42 @@ def parse_decklist(text: str) -> ParsedDeck:
         text = bytes(text).decode("utf-8", errors="replace")
     elif not isinstance(text, str):
         text = str(text)
+    if len(text) > MAX_PASTE_CHARS:
+        return ParsedDeck(
+            (),
+            (
+                Finding(
+                    "paste-too-long",
+                    (),
+                    f"The decklist is {len(text):,} characters long; a paste may hold at most "
+                    f"{MAX_PASTE_CHARS:,} characters. Paste one decklist, one card per line.",
+                ),
+            ),
+        )
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    raw_lines = text.split("\n")
+    if len(raw_lines) > MAX_PASTE_LINES:
+        return ParsedDeck(
+            (),
+            (
+                Finding(
+                    "too-many-lines",
+                    (),
+                    f"The decklist has {len(raw_lines):,} lines; a paste may hold at most "
+                    f"{MAX_PASTE_LINES} lines. Paste one decklist, one card per line.",
+                ),
+            ),
+        )
 
     lines: list[DeckLine] = []
     errors: list[Finding] = []
     section: str | None = None
-    for line_no, raw in enumerate(text.split("\n"), start=1):
+    started = False
+    for line_no, raw in enumerate(raw_lines, start=1):
         stripped = (raw if raw.isascii() else raw.translate(_INVISIBLE)).strip()
         if not stripped:
             continue
+        first, started = not started, True
         if len(stripped) > MAX_LINE_LENGTH:
             errors.append(
                 Finding(
@@ -199,6 +294,8 @@ def parse_decklist(text: str) -> ParsedDeck:
                 or _DECORATION_RE.fullmatch(stripped)
                 or (stripped[:3] in _BANNER_ENDS and stripped[-3:] == stripped[:3])
             ):
+                continue
+            if first and _is_title(stripped):
                 continue
 
         match = _CARD_RE.match(stripped)

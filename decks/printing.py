@@ -144,7 +144,8 @@ def sheet_lines(text: str, index: CardIndex) -> list[SheetLine]:
             record = found[-1] if found else None
         section = record.supertype if record else (line.section or UNKNOWN_SECTION)
         printing = f"{line.set_code} {line.number}" if line.set_code and line.number else ""
-        lines.append(SheetLine(line.count, line.name, section, printing))
+        name = line.name or (record.name if record else "")  # a name-less `4 OBF 186`
+        lines.append(SheetLine(line.count, name, section, printing))
     return lines
 
 

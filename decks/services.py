@@ -61,8 +61,7 @@ def check_decklist(
     lists against one index without asking the database for its version each time."""
     spec = format_spec(fmt) if isinstance(fmt, Format) else fmt
     parsed = parse_decklist(text)
-    verdict = check_deck(parsed.lines, index or card_index(), spec)
-    return verdict.with_parse_errors(parsed.errors) if parsed.errors else verdict
+    return check_deck(parsed.lines, index or card_index(), spec, parsed.errors)
 
 
 def format_spec(fmt: Format) -> FormatSpec:

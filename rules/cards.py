@@ -1,288 +1,52 @@
-"""The card model of the legality engine: records, formats and a fast in-memory index.
+"""The card model of the legality engine: formats and a fast in-memory card index.
 
-* `CardRecord`: one printing, in simple types only, so the Django importer can store it in
-  a table and rebuild it from a row. `record_from_upstream` converts one card of the
-  upstream JSON (PokemonTCG/pokemon-tcg-data layout) plus its set.
+* `CardRecord` and its conversion from the upstream JSON (`record_from_upstream`,
+  `load_upstream`) live in `rules.records` and are re-exported here.
 * `FormatSpec`: an event format, either one of upstream's legality columns (Standard,
   Expanded, Unlimited) or a custom format (see its docstring for the exact semantics).
-* `CardIndex`: built once from records, answers lookups by set code + number and by name,
-  legality in a format (with reprint equivalence) and "did you mean" suggestions.
-* `load_upstream(path)`: reads the upstream folder layout (`sets/en.json` +
-  `cards/en/<set>.json`) without a database, for tests and benchmarks.
-
-Decisions:
-
-* Basic Pokémon: supertype Pokémon with subtype Basic, **or Baby** (the 20 neo/e-card
-  Babies lack the Basic subtype in the data but are played as Basic Pokémon). Trainers
-  played "as if" they were Basic Pokémon (Mysterious Fossil, Clefairy Doll, the Antique
-  fossils) are not; Buried Fossil (ecard3-47) is stored as a Basic Pokémon and counts.
-* Basic Energy: supertype Energy with subtype Basic, never decided by the name.
-* ACE SPEC, Radiant, Prism Star (◇) and Star (★) flags come from the subtypes (plus the
-  ACE SPEC rule line, the ◇ and ★ marks in the name).
-
-Reprint equivalence: two printings are the same card when they have the same normalised
-name and the same game text (`text_key`). For Trainers and Energy the game text is the
-effect text (the `rules` lines, without the generic reminder lines such as "You may play
-only 1 Supporter card during your turn.", with whitespace and case ignored) plus
-basic/special for Energy and the ACE SPEC / Prism Star flags; for Pokémon it is the
-stage and other subtypes, HP, types, ability names and attacks (name, cost, damage).
+* `CardIndex`: built once from records, answers lookups by set code + number (with the
+  forms exporters write: promo numbers without their prefix, gallery numbers apart) and by
+  name (with known short forms), legality in a format (with reprint equivalence and the
+  basic Energy types a format allows) and "did you mean" suggestions.
+* `load_index(path)`: a `CardIndex` of an upstream-layout folder, built once per process.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from rules.names import display_name, loose_key, normalise_name
+from rules.records import (
+    BASE_FORMATS,
+    SUPERTYPES,
+    CardRecord,
+    compute_text_key,
+    load_upstream,
+    record_from_upstream,
+)
 
 __all__ = [
+    "BASE_FORMATS",
     "EXPANDED",
     "FORMATS",
     "STANDARD",
+    "SUPERTYPES",
     "UNLIMITED",
     "CardIndex",
     "CardRecord",
     "FormatSpec",
+    "basic_energy_type",
     "compute_text_key",
     "load_index",
     "load_upstream",
     "number_key",
     "record_from_upstream",
+    "short_form",
 ]
-
-SUPERTYPES = ("Pokémon", "Trainer", "Energy")
-BASE_FORMATS = ("standard", "expanded", "unlimited")
-
-
-@dataclass(frozen=True, slots=True)
-class CardRecord:
-    """One printing of a card, as the legality engine needs it (simple types only)."""
-
-    id: str  # upstream id, e.g. "sv1-86"
-    name: str  # printed name as in the data
-    norm_name: str  # normalise_name(name, supertype)
-    supertype: str  # "Pokémon" | "Trainer" | "Energy"
-    subtypes: tuple[str, ...]
-    set_id: str
-    set_code: str  # ptcgoCode, or "" when the set has none
-    number: str
-    regulation_mark: str  # "" when none
-    evolves_from: str  # "" when none (as printed)
-    legal: frozenset[str]  # formats where legality == "Legal" (standard/expanded/unlimited)
-    banned: frozenset[str]  # formats where legality == "Banned"
-    text_key: str  # 16-hex blake2b hash of the game text (reprint equivalence)
-    is_basic_pokemon: bool
-    is_basic_energy: bool
-    is_ace_spec: bool
-    is_radiant: bool
-    is_prism_star: bool
-    is_star: bool
-
-    @property
-    def is_pokemon(self) -> bool:
-        return self.supertype == "Pokémon"
-
-    @property
-    def is_energy(self) -> bool:
-        return self.supertype == "Energy"
-
-    @property
-    def is_level_up(self) -> bool:
-        return "Level-Up" in self.subtypes
-
-    @property
-    def printing(self) -> str:
-        """How a decklist names this printing: `SVI 86` (set id when there is no code)."""
-        return f"{self.set_code or self.set_id} {self.number}"
-
-
-# --------------------------------------------------------------------------- conversion
-
-_REMINDER_RE = re.compile(
-    r"^(?:you may play (?:as many|any number of) item cards"
-    r"|you (?:may|can) play only (?:1|one) supporter card"
-    r"|you may play only (?:1|one) stadium card"
-    r"|this (?:card|stadium) stays in play"
-    r"|attach a pok[eé]mon tool to 1 of your pok[eé]mon"
-    r"|you may attach any number of pok[eé]mon tools"
-    r"|(?:ace spec: )?you can't have more than 1 ace spec card"
-    r"|◇ \(prism star\) rule"
-    r"|you can't have more than 1 pok[eé]mon star"
-    r"|radiant pok[eé]mon rule)",
-    re.IGNORECASE,
-)
-_WS_RE = re.compile(r"\s+")
-
-
-def _text_hash(parts: str) -> str:
-    return hashlib.blake2b(parts.encode("utf-8"), digest_size=8).hexdigest()
-
-
-def _effect_text(rules: Iterable[str]) -> str:
-    kept = [line for line in rules if not _REMINDER_RE.match(line.strip())]
-    return _WS_RE.sub("", " ".join(kept)).casefold()
-
-
-def compute_text_key(card: dict[str, Any]) -> str:
-    """The reprint-equivalence hash of one upstream card (see the module docstring)."""
-    supertype = card.get("supertype", "")
-    subtypes = card.get("subtypes") or []
-    if str(supertype).startswith("Pok"):
-        attacks = []
-        for attack in card.get("attacks") or []:
-            cost = ",".join(c for c in attack.get("cost") or [] if c != "Free")
-            damage = str(attack.get("damage") or "").replace("×", "x").replace(" ", "")
-            attacks.append(f"{str(attack.get('name', '')).casefold()}:{cost}:{damage}")
-        abilities = [str(a.get("name", "")).casefold() for a in card.get("abilities") or []]
-        parts = "|".join(
-            (
-                "P",
-                ",".join(sorted(subtypes)),
-                str(card.get("hp", "")),
-                ",".join(card.get("types") or []),
-                ";".join(abilities),
-                ";".join(attacks),
-            )
-        )
-    else:
-        flags = sorted(s for s in subtypes if s in ("ACE SPEC", "Prism Star", "Basic"))
-        parts = "|".join(
-            (str(supertype)[:1], ",".join(flags), _effect_text(card.get("rules") or []))
-        )
-    return _text_hash(parts)
-
-
-def _require_str(
-    card: dict[str, Any], key: str, *, required: bool = True, allow_int: bool = False
-) -> str:
-    value = card.get(key)
-    if value is None:
-        if required:
-            raise ValueError(f"card {card.get('id', '?')!r}: missing required field {key!r}")
-        return ""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, str | int)
-        or (isinstance(value, int) and not allow_int)
-    ):
-        raise ValueError(
-            f"card {card.get('id', '?')!r}: field {key!r} must be a string, "
-            f"not {type(value).__name__}"
-        )
-    value = str(value)
-    if required and not value.strip():
-        raise ValueError(f"card {card.get('id', '?')!r}: field {key!r} is empty")
-    return value
-
-
-def _str_list(card: dict[str, Any], key: str) -> list[Any]:
-    value = card.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ValueError(
-            f"card {card.get('id', '?')!r}: field {key!r} must be a list, "
-            f"not {type(value).__name__}"
-        )
-    return value
-
-
-def record_from_upstream(card: dict, card_set: dict) -> CardRecord:
-    """Convert one upstream card and its set into a `CardRecord`.
-
-    Raises `ValueError` with a message naming the card and field when the record is
-    malformed (not an object, missing id/name/supertype/number, wrong types).
-    """
-    if not isinstance(card, dict):
-        raise ValueError(f"card must be a JSON object, not {type(card).__name__}")
-    if not isinstance(card_set, dict):
-        raise ValueError(f"set must be a JSON object, not {type(card_set).__name__}")
-    card_id = _require_str(card, "id")
-    name = _require_str(card, "name")
-    supertype = _require_str(card, "supertype")
-    if supertype == "Pokemon":
-        supertype = "Pokémon"
-    if supertype not in SUPERTYPES:
-        raise ValueError(
-            f"card {card_id!r}: supertype {supertype!r} is not one of {', '.join(SUPERTYPES)}"
-        )
-    set_id = _require_str(card_set, "id")
-    set_code = _require_str(card_set, "ptcgoCode", required=False)
-    number = _require_str(card, "number", required=False, allow_int=True)
-    if not number:
-        if card_id.startswith(set_id + "-"):
-            number = card_id[len(set_id) + 1 :]
-        else:
-            raise ValueError(f"card {card_id!r}: missing required field 'number'")
-    subtypes_raw = _str_list(card, "subtypes")
-    if not all(isinstance(s, str) for s in subtypes_raw):
-        raise ValueError(f"card {card_id!r}: field 'subtypes' must be a list of strings")
-    subtypes = tuple(subtypes_raw)
-    rules = _str_list(card, "rules")
-    if not all(isinstance(r, str) for r in rules):
-        raise ValueError(f"card {card_id!r}: field 'rules' must be a list of strings")
-    for key in ("attacks", "abilities"):
-        if not all(isinstance(a, dict) for a in _str_list(card, key)):
-            raise ValueError(f"card {card_id!r}: field {key!r} must be a list of objects")
-    _str_list(card, "types")
-    legalities = card.get("legalities")
-    if legalities is None:
-        legalities = {}
-    if not isinstance(legalities, dict):
-        raise ValueError(f"card {card_id!r}: field 'legalities' must be an object")
-    legal = frozenset(k for k, v in legalities.items() if v == "Legal" and k in BASE_FORMATS)
-    banned = frozenset(k for k, v in legalities.items() if v == "Banned" and k in BASE_FORMATS)
-    regulation_mark = _require_str(card, "regulationMark", required=False)
-    evolves_from = _require_str(card, "evolvesFrom", required=False)
-
-    is_pokemon = supertype == "Pokémon"
-    rules_text = " ".join(rules)
-    return CardRecord(
-        id=card_id,
-        name=name,
-        norm_name=normalise_name(name, supertype),
-        supertype=supertype,
-        subtypes=subtypes,
-        set_id=set_id,
-        set_code=set_code,
-        number=number,
-        regulation_mark=regulation_mark,
-        evolves_from=evolves_from,
-        legal=legal,
-        banned=banned,
-        text_key=compute_text_key(card),
-        # Baby Pokémon (neo/e-card era) lack the Basic subtype in the data but are played
-        # as Basic Pokémon, so they count. Trainers played "as if" Basic Pokémon
-        # (Mysterious Fossil, Clefairy Doll, Antique ... Fossil) never count.
-        is_basic_pokemon=is_pokemon and ("Basic" in subtypes or "Baby" in subtypes),
-        is_basic_energy=supertype == "Energy" and "Basic" in subtypes,
-        is_ace_spec="ACE SPEC" in subtypes or "ACE SPEC" in rules_text,
-        is_radiant=is_pokemon and "Radiant" in subtypes,
-        is_prism_star="Prism Star" in subtypes or "◇" in name,
-        is_star=is_pokemon and ("Star" in subtypes or "★" in name),
-    )
-
-
-def load_upstream(path: str | Path) -> Iterator[CardRecord]:
-    """Yield a `CardRecord` for every card in an upstream-layout folder.
-
-    `path` holds `sets/en.json` and `cards/en/<set id>.json`; sets are read in the order of
-    `sets/en.json` (release order), cards in file order.
-    """
-    root = Path(path)
-    sets = json.loads((root / "sets" / "en.json").read_text(encoding="utf-8"))
-    for card_set in sets:
-        card_file = root / "cards" / "en" / f"{card_set['id']}.json"
-        if not card_file.exists():
-            continue
-        for card in json.loads(card_file.read_text(encoding="utf-8")):
-            yield record_from_upstream(card, card_set)
 
 
 @lru_cache(maxsize=4)
@@ -306,7 +70,13 @@ class FormatSpec:
     * `allowed_marks` (regulation marks such as "G"): its mark is one of them.
 
     Basic Energy is exempt from `allowed_sets` and `allowed_marks` (any basic Energy
-    printing may be played, as in official formats), but not from `base` or the bans.
+    printing may be played, as in official formats), but not from `base` or the bans, and
+    only of the types the format allows: `basic_energy_types` (`{"Fire", "Water"}`) when
+    given, else, for a format with `allowed_sets`, the types that had a basic Energy card
+    by the release of its newest set. The 1999 rulebook's glossary knows six basic Energy
+    types (Grass, Fire, Water, Lightning, Psychic, Fighting); Darkness and Metal came with
+    Diamond & Pearl (2007), Fairy with XY (2014), so a Base-Set-only format does not accept
+    basic Darkness, Metal or Fairy Energy.
     A custom format with `base=None` and no allowed sets or marks allows every card.
 
     A printing is **banned** when upstream marks any printing of the same card "Banned"
@@ -324,13 +94,20 @@ class FormatSpec:
     allowed_marks: frozenset[str] = frozenset()
     banned_names: frozenset[str] = frozenset()
     banned_prints: frozenset[str] = frozenset()
+    basic_energy_types: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.base is not None and self.base not in BASE_FORMATS:
             raise ValueError(
                 f"format base must be one of {BASE_FORMATS} or None, not {self.base!r}"
             )
-        for attr in ("allowed_sets", "allowed_marks", "banned_names", "banned_prints"):
+        for attr in (
+            "allowed_sets",
+            "allowed_marks",
+            "banned_names",
+            "banned_prints",
+            "basic_energy_types",
+        ):
             value = getattr(self, attr)
             if not isinstance(value, frozenset):
                 object.__setattr__(self, attr, frozenset(value))
@@ -346,6 +123,7 @@ class FormatSpec:
         marks: Iterable[str] = (),
         banned_names: Iterable[str] = (),
         banned_prints: Iterable[str] = (),
+        basic_energy_types: Iterable[str] = (),
     ) -> FormatSpec:
         """Convenience constructor that normalises the banned names."""
         return cls(
@@ -356,6 +134,7 @@ class FormatSpec:
             allowed_marks=frozenset(m.upper() for m in marks),
             banned_names=frozenset(normalise_name(n) for n in banned_names),
             banned_prints=frozenset(banned_prints),
+            basic_energy_types=frozenset(t.capitalize() for t in basic_energy_types),
         )
 
 
@@ -367,6 +146,7 @@ FORMATS: dict[str, FormatSpec] = {f.key: f for f in (STANDARD, EXPANDED, UNLIMIT
 
 # --------------------------------------------------------------------------- index
 
+SUGGESTION_CACHE = 4096
 _NUMBER_ZEROS_RE = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 # Codes that exports use but the data does not (promo spellings from other tools).
@@ -398,14 +178,42 @@ def number_key(number: str) -> str:
 
 
 class _FormatCache:
-    __slots__ = ("banned_names", "card", "fmt", "memo", "name")
+    __slots__ = ("banned_names", "card", "energy_types", "fmt", "memo", "name")
 
-    def __init__(self, fmt: FormatSpec):
+    def __init__(self, fmt: FormatSpec, energy_types: frozenset[str] | None):
         self.fmt = fmt
         self.banned_names = frozenset(normalise_name(n) for n in fmt.banned_names)
+        self.energy_types = energy_types  # None: every type
         self.card: dict[str, bool] = {}
         self.name: dict[str, bool] = {}
         self.memo: dict[object, object] = {}
+
+
+_BASIC_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness",
+                "Metal", "Fairy")  # fmt: skip
+
+
+def basic_energy_type(card: CardRecord) -> str:
+    """The type of a basic Energy card (`Fire` for `Fire Energy` and `Basic {R} Energy`)."""
+    for kind in _BASIC_TYPES:
+        if kind.casefold() in card.norm_name:
+            return kind
+    return ""
+
+
+_SHORT_FORM_RE = re.compile(r"^team galactic's invention \S+ | team flare gear$")
+
+
+def short_form(norm_name: str) -> str:
+    """The name players write for a card whose printed name carries a title: `battle
+    compressor` for `Battle Compressor Team Flare Gear`, `poke turn` for `Team Galactic's
+    Invention G-105 Poké Turn` (a normalised name in, a normalised name out)."""
+    return _SHORT_FORM_RE.sub("", norm_name)
+
+
+def _number_prefix(number: str) -> str:
+    head = re.match(r"[A-Za-z]+(?=[0-9])", number)
+    return head.group(0).upper() if head else ""
 
 
 class CardIndex:
@@ -424,6 +232,9 @@ class CardIndex:
         classes: dict[tuple[str, str], list[CardRecord]] = {}
         code_sets: dict[str, list[str]] = {}
         set_ids: dict[str, str] = {}
+        prefixes: dict[str, set[str]] = {}
+        self._set_order: dict[str, int] = {}
+        self._energy_since: dict[str, int] = {}
         for rec in records:
             if rec.id in self._by_id:
                 continue
@@ -437,6 +248,11 @@ class CardIndex:
             for key in keys:
                 by_print.setdefault((rec.set_id, key), []).append(rec)
             classes.setdefault((rec.norm_name, rec.text_key), []).append(rec)
+            self._set_order.setdefault(rec.set_id, len(self._set_order))
+            if prefix_ := _number_prefix(rec.number):
+                prefixes.setdefault(rec.set_id, set()).add(prefix_)
+            if rec.is_basic_energy and (kind := basic_energy_type(rec)):
+                self._energy_since.setdefault(kind, self._set_order[rec.set_id])
             if rec.set_id.lower() not in set_ids:
                 set_ids[rec.set_id.lower()] = rec.set_id
                 if rec.set_code:
@@ -446,17 +262,24 @@ class CardIndex:
         self._classes = {k: tuple(v) for k, v in classes.items()}
         self._code_sets = {k: tuple(v) for k, v in code_sets.items()}
         self._set_ids = set_ids
+        self._prefixes = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in prefixes.items()}
         loose: dict[str, set[str]] = {}
         for norm, recs in self._by_norm.items():
             loose.setdefault(loose_key(recs[0].name, recs[0].supertype), set()).add(norm)
             loose.setdefault(loose_key(norm), set()).add(norm)
         self._loose = {k: tuple(sorted(v)) for k, v in loose.items()}
+        short: dict[str, set[str]] = {}
+        for norm in self._by_norm:
+            cut = short_form(norm)
+            if cut != norm:
+                short.setdefault(cut, set()).add(norm)
+        self._short = {k: tuple(v) for k, v in short.items() if k not in self._by_norm}
         self._display: dict[str, str] = {}
         for norm, recs in self._by_norm.items():
             names = sorted({display_name(r.name, r.supertype) for r in recs}, key=len)
             self._display[norm] = names[0]
         self._choices: list[str] | None = None
-        self._choice_norms: list[str] = []
+        self._suggest_cache: dict[str, tuple[str, ...]] = {}
         self._formats: dict[str, _FormatCache] = {}
         self._evo_cache: dict[str, str] = {}
         self._code_cache: dict[str, tuple[str, ...]] = {}
@@ -507,10 +330,51 @@ class CardIndex:
             head, _, tail = upper.partition("-")
             if tail and head != "PR":
                 found = self._code_sets.get(head)
+        if found is None and "-" in code and code.lower() in self._set_ids:
+            found = (self._set_ids[code.lower()],)
         result = found or ()
         if len(self._code_cache) < 4096:
             self._code_cache[set_code] = result
         return result
+
+    def printings(
+        self, set_code: str, number: str, *, guess: bool = True
+    ) -> tuple[CardRecord, ...]:
+        """Every printing a set code + number may mean, exact number first.
+
+        When the number as written matches nothing, the forms exporters write apart are
+        tried: a sub-set code's tail (`CRZ-GG 39` is `GG39`, `ASR-TG 5` is `TG05`) and the
+        number prefixes of the set (`PR-SW 154` is `SWSH154`, `PR-SM 104` is `SM104`,
+        `PR-BLW 50` is `BW50`, `LTR 24` may be `RC24`). Those are guesses: the caller
+        accepts one only when the written name agrees with it.
+        """
+        set_ids = self.sets_for_code(set_code)
+        if not set_ids:
+            return ()
+        key = number_key(number)
+        _, _, tail = set_code.strip().upper().partition("-")
+        if tail and tail != "PR" and key[:1].isdigit():
+            # A sub-set code names its own numbers: `CRZ-GG 39` is GG39, never CRZ 39.
+            sub = number_key(tail + key)
+            found = tuple(rec for sid in set_ids for rec in self._by_print.get((sid, sub), ()))
+            if found:
+                return found
+        found = tuple(rec for sid in set_ids for rec in self._by_print.get((sid, key), ()))
+        if found or not guess or not key[:1].isdigit():
+            return found
+        guesses: list[CardRecord] = []
+        for sid in set_ids:
+            heads = self._prefixes.get(sid, ())
+            if tail and tail != "PR":
+                heads = (tail, *[h for h in heads if h != tail])
+            for head in heads:
+                guesses.extend(self._by_print.get((sid, number_key(head + key)), ()))
+        return tuple(guesses)
+
+    def in_sets(self, set_code: str, norm_name: str) -> tuple[CardRecord, ...]:
+        """The printings named `norm_name` in the set(s) a code means."""
+        set_ids = set(self.sets_for_code(set_code))
+        return tuple(r for r in self._by_norm.get(norm_name, ()) if r.set_id in set_ids)
 
     def by_code_number(
         self, set_code: str, number: str, name_hint: str | None = None
@@ -572,21 +436,50 @@ class CardIndex:
         loose = self._loose.get(loose_key(name))
         if loose and len(loose) == 1:
             return self._by_norm[loose[0]]
+        if key.endswith(" star"):  # `Pikachu Star` for `Pikachu ★`
+            found = self._by_norm.get(key[:-5] + " ★")
+            if found:
+                return found
+        short = self._short.get(key)
+        if short and len(short) == 1:
+            return self._by_norm[short[0]]
         return ()
 
     def suggestions(self, name: str, limit: int = 3) -> list[str]:
-        """The printed names closest to `name` (best first), for "did you mean" hints."""
+        """The printed names closest to `name` (best first), for "did you mean" hints.
+
+        One search costs well under a millisecond to a few (see `_search`; the query is cut
+        to 60 characters, longer than any card name); results are cached per
+        normalised query (at most `SUGGESTION_CACHE` of them), and callers ask for a
+        bounded number of lines per list (`rules.legality.MAX_SUGGESTED_LINES`).
+        """
+        query = normalise_name(name)[:60]
+        if not query or limit <= 0:
+            return []
+        cached = self._suggest_cache.get(query)
+        if cached is None:
+            cached = tuple(self._search(query, 3))
+            if len(self._suggest_cache) >= SUGGESTION_CACHE:
+                self._suggest_cache.clear()
+            self._suggest_cache[query] = cached
+        return list(cached[:limit])
+
+    def _search(self, query: str, limit: int) -> list[str]:
         from rapidfuzz import fuzz, process
 
         if self._choices is None:
-            self._choice_norms = list(self._by_norm)
-            self._choices = self._choice_norms
-        query = normalise_name(name)
-        if not query or limit <= 0:
-            return []
+            self._choices = list(self._by_norm)
+        # Plain edit-distance similarity (`fuzz.ratio`) over the ~4,000 distinct names costs
+        # about 0.2 ms and finds typos (`Pikachuu`, `Bofs Orders`, `Ultra Bal`); only when it
+        # finds nothing is the slower weighted ratio (partial and token matches, ~3 ms) tried,
+        # and for short names only (a long line of garbage never pays for it).
         results = process.extract(
-            query, self._choices, scorer=fuzz.WRatio, limit=max(limit * 3, limit)
+            query, self._choices, scorer=fuzz.ratio, limit=limit * 3, score_cutoff=60
         )
+        if not results and len(query) <= 30:
+            results = process.extract(
+                query, self._choices, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75
+            )
         ranked = sorted(
             results,
             key=lambda r: (-r[1], -fuzz.ratio(query, r[0]), len(r[0])),
@@ -634,13 +527,27 @@ class CardIndex:
     def _format_cache(self, fmt: FormatSpec) -> _FormatCache:
         cache = self._formats.get(fmt.key)
         if cache is None:
-            cache = self._formats[fmt.key] = _FormatCache(fmt)
+            cache = self._formats[fmt.key] = _FormatCache(fmt, self._energy_types(fmt))
         elif cache.fmt is not fmt:
             if cache.fmt == fmt:
                 cache.fmt = fmt  # an equal spec built again (Format.to_spec() per request)
             else:
-                cache = self._formats[fmt.key] = _FormatCache(fmt)
+                cache = self._formats[fmt.key] = _FormatCache(fmt, self._energy_types(fmt))
         return cache
+
+    def _energy_types(self, fmt: FormatSpec) -> frozenset[str] | None:
+        """The basic Energy types `fmt` allows (None: all); see `FormatSpec`."""
+        if fmt.basic_energy_types:
+            return fmt.basic_energy_types
+        if not fmt.allowed_sets:
+            return None
+        newest = max((self._set_order.get(s, -1) for s in fmt.allowed_sets), default=-1)
+        types = frozenset(k for k, since in self._energy_since.items() if since <= newest)
+        return types or None  # sets older than any basic Energy in the data: no limit
+
+    def basic_energy_types(self, fmt: FormatSpec) -> frozenset[str] | None:
+        """The basic Energy types `fmt` allows, or None when it allows every type."""
+        return self._format_cache(fmt).energy_types
 
     def format_memo(self, fmt: FormatSpec) -> dict[object, object]:
         """Scratch space for per-format caches of callers (the legality engine keeps its
@@ -651,12 +558,12 @@ class CardIndex:
             memo.clear()
         return memo
 
-    @staticmethod
-    def _eligible(rec: CardRecord, fmt: FormatSpec) -> bool:
+    def _eligible(self, rec: CardRecord, fmt: FormatSpec) -> bool:
         if fmt.base is not None and fmt.base not in rec.legal:
             return False
         if rec.is_basic_energy:
-            return True
+            types = self._format_cache(fmt).energy_types
+            return types is None or basic_energy_type(rec) in types
         if fmt.allowed_sets and rec.set_id not in fmt.allowed_sets:
             return False
         return not (fmt.allowed_marks and rec.regulation_mark not in fmt.allowed_marks)

@@ -6,7 +6,14 @@ plain-language `message` that says what to fix.
 
 Error codes: `deck-size`, `too-many-copies`, `no-basic-pokemon`, `not-legal-in-format`,
 `ace-spec-limit`, `radiant-limit`, `star-limit`, `prism-star-limit`, `unknown-card`,
-`parse-error`. Warning codes: `missing-evolution-basis`, `energy-count`.
+`ambiguous-card` (a wrong number in a set that holds several cards of the written name),
+`parse-error`, `paste-too-long`, `too-many-lines` (the paste is over a
+limit and was not read). Warning codes: `missing-evolution-basis`, `energy-count`,
+`printing-mismatch` (the set code and number name another card than the written name;
+the line was read by its name), `printing-corrected` (the set code and number matched
+nothing, or the name lacks a mark or has a slip; the line was read as the card the warning
+names), `ambiguous-name` (a name without a set code names cards under
+different deck rules; the warning says which was assumed).
 """
 
 from __future__ import annotations
@@ -27,10 +34,21 @@ ERROR_CODES = frozenset(
         "star-limit",
         "prism-star-limit",
         "unknown-card",
+        "ambiguous-card",
         "parse-error",
+        "paste-too-long",
+        "too-many-lines",
     }
 )
-WARNING_CODES = frozenset({"missing-evolution-basis", "energy-count"})
+WARNING_CODES = frozenset(
+    {
+        "missing-evolution-basis",
+        "energy-count",
+        "printing-mismatch",
+        "printing-corrected",
+        "ambiguous-name",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

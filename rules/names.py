@@ -27,15 +27,26 @@ exactly when their keys are equal. Decisions (see the data README for the naming
   (`Brock's Geodude` differs from `Geodude`), `Dark`/`Light`/`Radiant`/regional prefixes,
   and the suffixes `ex`, `EX`, `GX`, `V`, `VMAX`, `VSTAR`, `BREAK`, `LEGEND`.
 * **EX / GX spelling:** the data always writes `Mewtwo-EX` and `Tapu Lele-GX` (hyphen),
-  never with a space, while `ex` (2003-07 and 2023 on) is always ` ex`. Players often type
-  `Mewtwo EX`, so an upper-case ` EX` suffix is rewritten to `-EX` *before* case folding;
-  a lower-case ` ex` is left alone. The result: `Mewtwo EX` = `Mewtwo-EX` but
-  `Mewtwo ex` (a different card, a different name) stays apart from both. ` GX` in any
-  case becomes `-GX` (no ` gx` names exist).
+  never with a space, while `ex` (2003-07 and 2023 on) is always ` ex`. Case is what tells
+  them apart (`Gardevoir ex` ex2-96 and `Gardevoir-EX` are different cards with different
+  names), so it is read *before* case folding: an upper-case `EX` suffix, written
+  ` EX`, `-EX` or `- EX`, becomes `-EX`; a lower-case `ex` suffix, written ` ex`, `-ex` or
+  `- ex` (the 2004 cards are often written `Gardevoir-ex`), becomes ` ex`. So
+  `Mewtwo EX` = `Mewtwo-EX`, `Gardevoir-ex` = `Gardevoir ex`, and the two families never
+  meet. ` GX` in any case becomes `-GX` (no ` gx` names exist).
 * **Parenthesised subtitles are not part of the name:** `Professor's Research (Professor
   Oak)` and `Boss's Orders (Ghetsis)` are `professor's research` and `boss's orders`, as in
   the official rules (all Professor's Research count together toward the limit of 4).
-  Brackets are read as spaces: `Unown [E]` = `Unown E`.
+  A parenthesised *single* letter or mark is not a subtitle but the end of the name, as
+  the 2011 rulebook says of symbols at the end of a Pokémon's name: `Unown (A)` =
+  `Unown [A]` = `Unown A`, which differs from `Unown (B)`. Brackets are read as spaces.
+* **Symbols written out:** `&amp;` (and other HTML entities) are unescaped
+  (`Reshiram &amp; Charizard-GX`); `{*}` and a final `Prism Star` are `◇`
+  (`Heat Factory Prism Star` = `Heat Factory ◇`).
+* **Export suffixes:** RK9's ` - Basic` / ` - Special` after an Energy name
+  (`Lightning Energy - Basic`) are dropped. PTCGO's letters for multi-type Energy
+  (`Blend Energy WLFM`, `Unit Energy LPM`) become the type names the data writes
+  (`Blend Energy WaterLightningFightingMetal`).
 * **Energy symbols:** `{G} {R} {W} {L} {P} {F} {D} {M} {Y} {N} {C}` (as written by TCG
   Live) become type names: `Basic {R} Energy` is `Basic Fire Energy`, and
   `Blend Energy {G}{R}{P}{D}` is `Blend Energy GrassFirePsychicDarkness` as in the data.
@@ -49,6 +60,7 @@ calling it once per decklist line is cheap.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import lru_cache
@@ -112,8 +124,13 @@ _NIDORAN_RE = re.compile(
     r"(nidoran)\s*(?:(♀|\(f\)|\bf\b|\bfemale\b)|(♂|\(m\)|\bm\b|\bmale\b))", re.IGNORECASE
 )
 _LEVEL_RE = re.compile(r"\s+lv\.?\s*(?:\d+|x)(?=\s|$)", re.IGNORECASE)
-_PAREN_RE = re.compile(r"(?<=\S)(?:\s*\([^()]*\))+\s*$")
+_PAREN_RE = re.compile(r"(?<=\S)(?:\s*\([^()]{2,}\))+\s*$")
+_MARK_PAREN_RE = re.compile(r"\s*\((\S)\)\s*$")
 _EX_RE = re.compile(r"(?<=\w)(?:\s+-?\s*|\s*-\s*)EX(?=\s|$)")
+_LOWER_EX_RE = re.compile(r"(?<=\w)\s*-\s*ex(?=\s|$)")
+_PRISM_RE = re.compile(r"(?:\s*\{\*\}|\s+prism\s+star)(?=\s|$)", re.IGNORECASE)
+_RK9_SUFFIX_RE = re.compile(r"(?<=energy)\s+-\s+(?:basic|special)$", re.IGNORECASE)
+_TYPE_LETTERS_RE = re.compile(r"(?<=\bEnergy )([GRWLPFDMYN]{2,5})$")
 _GX_RE = re.compile(r"(?<=\w)(?:\s+-?\s*|\s*-\s*)gx(?=\s|$)", re.IGNORECASE)
 _SYMBOL_SPACE_RE = re.compile(r"\s*([★◇♀♂])")
 _DELTA_RE = re.compile(r"\s*δ")
@@ -141,6 +158,10 @@ def _energy_symbol(match: re.Match[str]) -> str:
     return ENERGY_SYMBOLS[match.group(1).upper()]
 
 
+def _type_letters(match: re.Match[str]) -> str:
+    return "".join(ENERGY_SYMBOLS[ch] for ch in match.group(1))
+
+
 def _nidoran(match: re.Match[str]) -> str:
     return match.group(1) + (" ♀" if match.group(2) else " ♂")
 
@@ -152,9 +173,15 @@ def strip_level(name: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _normalise(name: str, kind: str) -> str:
+    if "&" in name and ";" in name:
+        name = html.unescape(name)
+    if "(" in name and name.rstrip().endswith(")"):
+        name = _MARK_PAREN_RE.sub(r" [\1]", name)
     s = name.translate(_TRANSLATE)
     if not s.isascii():
         s = _fold_accents(s)
+    if "{" in s or "rism" in s or "RISM" in s:
+        s = _PRISM_RE.sub(" ◇", s)
     if "{" in s:
         s = _ENERGY_SYMBOL_RE.sub(_energy_symbol, s)
     if "idoran" in s or "IDORAN" in s:
@@ -166,6 +193,12 @@ def _normalise(name: str, kind: str) -> str:
         s = _PAREN_RE.sub("", s)
     if "EX" in s:
         s = _EX_RE.sub("-EX", s)
+    if "-" in s and "ex" in s:
+        s = _LOWER_EX_RE.sub(" ex", s)
+    if kind in ("E", "") and "nergy" in s:
+        if " - " in s:
+            s = _RK9_SUFFIX_RE.sub("", s)
+        s = _TYPE_LETTERS_RE.sub(_type_letters, s)
     if "x" in s or "X" in s:
         s = _GX_RE.sub("-GX", s)
     s = s.casefold()

@@ -280,7 +280,9 @@ COPIES = [
     pytest.param([L(2, "Pikachu", "NEW", "1"), L(3, "Pikachu", "NEW", "1")],
                  "Lines 2 and 3: 5 cards named Pikachu", id="same-card-on-two-lines"),
     pytest.param([L(4, "Pikachu"), L(1, "Pikachu ★")], None, id="pikachu-star"),
-    pytest.param([L(5, "Pikachuu")], "5 cards named Pikachuu", id="unknown-cards-count-too"),
+    # A line that names no card never counts toward a name's copy limit (its own error is
+    # unknown-card, and only that).
+    pytest.param([L(5, "Pikachuu")], None, id="unknown-cards-count-toward-nothing"),
 ]  # fmt: skip
 
 
@@ -417,7 +419,10 @@ CUSTOM = [
     pytest.param(FormatSpec("h", "Mark H", allowed_marks=frozenset({"H"})),
                  [L(4, "Dreepy"), L(4, "Professor's Research", "NEW", "41")], [],
                  id="marks-reprint"),
-    pytest.param(FormatSpec("s", "Set n2", allowed_sets=frozenset({"n2"})),
+    # (the basic Energy types are named: in this hand-built data n2 precedes every basic
+    # Energy but Darkness, so the types would otherwise be read from the sets)
+    pytest.param(FormatSpec("s", "Set n2", allowed_sets=frozenset({"n2"}),
+                            basic_energy_types=frozenset({"Fire"})),
                  [L(4, "Dreepy"), L(4, "Raichu", "NEW", "2")], [2], id="sets"),
     pytest.param(FormatSpec.custom("b", "No Pikachu", base="standard", banned_names=["PIKACHU"]),
                  [L(4, "Dreepy"), L(1, "Pikachu", "NEW", "1"), L(1, "Pikachu")], [2, 3],
@@ -473,27 +478,23 @@ RESOLVES = [
 
 @pytest.mark.parametrize(("entry", "card_id"), RESOLVES)
 def test_line_resolution(index, entry, card_id):
-    from rules.legality import _resolve
+    from rules.resolve import resolve_line
 
-    errors: list[Finding] = []
     line = lines_of(entry)[0]
-    resolved = _resolve(line, index, UNLIMITED, errors)
+    found = resolve_line(index, UNLIMITED, line.name, line.set_code, line.number)
     if card_id is None:
-        assert resolved.rec is None and [e.code for e in errors] == ["unknown-card"]
+        assert found.rec is None and found.code == "unknown-card"
     else:
-        assert errors == [] and resolved.rec is not None
-        assert resolved.rec.id in card_id.split("|")
+        assert found.code in ("", *WARNING_CODES) and found.rec is not None, found
+        assert found.rec.id in card_id.split("|")
 
 
 UNKNOWN = [
     pytest.param(L(4, "Pikachuu"), "Line 2: there is no card Pikachuu. Did you mean Pikachu",
                  id="typo"),
-    pytest.param(L(4, "Raichu", "NEW", "1"),
-                 "Line 2: NEW 1 is Pikachu, not Raichu. Fix the name or the set code and number.",
-                 id="wrong-printing"),
-    pytest.param(L(4, "Raichu", "NEW", "999"),
-                 "Line 2: there is no card NEW 999 named Raichu. Check the set code and number "
-                 "(Raichu is for example NEW 2), or write the name alone.", id="wrong-number"),
+    pytest.param(L(4, "Raichoo", "NEW", "1"),
+                 "Line 2: NEW 1 is Pikachu, and no card is named Raichoo. Did you mean Raichu",
+                 id="wrong-printing-unknown-name"),
     pytest.param(L(4, "Raichoo", "ZZZ", "1"), "(and no set has the code ZZZ). Did you mean Raichu",
                  id="wrong-code"),
 ]  # fmt: skip
@@ -545,7 +546,7 @@ def test_missing_evolution_basis(index, entries, message):
     assert all(f.code != "missing-evolution-basis" for f in verdict.errors)
 
 
-@pytest.mark.parametrize(("energy", "warned"), [(7, True), (8, False), (30, False), (31, True)])
+@pytest.mark.parametrize(("energy", "warned"), [(1, False), (8, False), (30, False), (31, True)])
 def test_energy_count_warning(index, energy, warned):
     entries = [
         L(4, "Pikachu", "NEW", "1"),
@@ -594,7 +595,8 @@ def test_all_codes_are_documented(index):
         "deck-size", "too-many-copies", "not-legal-in-format",
         "ace-spec-limit", "radiant-limit", "star-limit", "prism-star-limit", "unknown-card",
     }  # fmt: skip
-    assert {f.code for f in verdict.warnings} == {"missing-evolution-basis", "energy-count"}
+    # No Energy-count warning: the unknown line could be Energy (see test_unknown_line_*).
+    assert {f.code for f in verdict.warnings} == {"missing-evolution-basis"}
 
 
 NAMES = [c["name"] for c in CARDS] + ["Pikachuu", "Basic {R} Energy", "", "δ", "Gengar LV.X"]

@@ -1,0 +1,340 @@
+"""Which card a decklist line means: `resolve_line(index, fmt, name, code, number)`.
+
+A line is resolved to one printing (or to none) before any deck rule is applied. The result
+(`Resolution`) carries the printing, its legality in the format, and at most one finding
+about the line itself (without the `Line N: ` prefix, which the caller adds):
+
+* **Set code + number** (`4 Pikachu ex SVI 57`, `4 Yanma hgss4-84`): the printings that
+  code and number may mean (`CardIndex.printings`: TCG Live/PTCGO codes, set ids,
+  promo codes without their series prefix, `CRZ-GG 39` for GG39) are compared with the
+  written name (`names_agree`: the card's name, a level or accent written differently,
+  symbols written out, or a known short form such as `Battle Compressor`). One that agrees
+  is the card. A name-less line (`4 OBF 186`) takes the printing's name.
+* **They disagree.** The card rules count cards by name, so a written name that is a card
+  wins over a wrong number, and the player is told with both names:
+  - the number names another card: if the written set has one card of the written name,
+    the line is read as that printing (`6 Darkness Energy UF 86`: UF 86 is Mary's Request,
+    UF 96 the Special Darkness Energy, never a silent basic Energy), with a
+    `printing-corrected` warning naming both; else it is read by its name with a
+    `printing-mismatch` warning (`SUM 83 is Sandile, not Zorua. Read as Zorua by its name`);
+  - it names the same card with a mark left out (`Umbreon pop5-17` for `Umbreon ★`):
+    read as that printing, `printing-corrected` warning (the ★ rules then apply);
+  - the written name is no card's but is a slip of the printing's (`Azelv Lv.X dp6-140`,
+    `Pokegear hgss1-96`): read as the printing, `printing-corrected` warning; another
+    unknown name is `unknown-card`, saying what the number is;
+  - the number names nothing: if that set has the written name, the line is read as that
+    printing with a `printing-corrected` warning that names it; if the set (or an unknown
+    code, say a set newer than the data) does not have it, the line is read by name (the
+    printing with the fewest restrictions, see below) and the warning names the other
+    cards of that name when there are any. Several cards of that name in that set:
+    `ambiguous-card` error listing them.
+  A name that starts with `Basic` (`Basic {D} Energy`) only ever means basic Energy.
+* **Pseudo-sets** of basic Energy (the parser turns `Energy 40`, `SWSHEnergy 14`,
+  `Base 5`, `BRS R` into the code `Energy`): the name alone counts; a basic Energy
+  printing is preferred.
+* **A name alone** (`4 Computer Search`): every printing with that name is a candidate;
+  the one used for the rules is legal in the format if any is, and among those the one
+  with the fewest deck-building restrictions (basic Energy before Special Energy, a plain
+  Trainer before an ACE SPEC, a Pokémon before its ★ or ◇ form). When legal printings with
+  different restrictions share the name, an `ambiguous-name` warning says which was
+  assumed and asks for the set code.
+* Otherwise `unknown-card` (the caller adds "did you mean" suggestions, for a bounded
+  number of lines).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.cards import CardIndex, CardRecord, FormatSpec, short_form
+from rules.names import normalise_name
+
+__all__ = ["Resolution", "names_agree", "resolve_line"]
+
+ENERGY_PSEUDO_CODE = "Energy"
+_LVX_RE = re.compile(r"\blv\.?\s*x\b", re.IGNORECASE)
+_TRAILING_NUMBER_RE = re.compile(r"^(?P<name>.+?)\s+(?:#\s*)?[A-Za-z]{0,6}\d{1,4}[a-z]?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    rec: CardRecord | None  # the printing used for the rules; None when no card is meant
+    legal: bool
+    banned: bool
+    by_name: bool  # resolved by name (the written set and number did not pin it)
+    code: str = ""  # a finding about the line: its code ("" when none) ...
+    message: str = ""  # ... and its text, without the "Line N: " prefix
+    suggest_for: str = ""  # unknown-card: the name to look for "did you mean" hints
+
+
+def _restrictions(rec: CardRecord) -> int:
+    return (rec.is_energy and not rec.is_basic_energy) + 2 * (
+        rec.is_ace_spec or rec.is_prism_star or rec.is_star or rec.is_radiant
+    )
+
+
+def _rule_kind(rec: CardRecord) -> tuple[bool, ...]:
+    """What the deck rules read from a printing; printings alike here are interchangeable."""
+    return (
+        rec.is_basic_energy,
+        rec.is_ace_spec,
+        rec.is_prism_star,
+        rec.is_star,
+        rec.is_radiant,
+        rec.is_basic_pokemon,
+        rec.supertype == "Pokémon",
+    )
+
+
+def _pick(
+    index: CardIndex, candidates: Sequence[CardRecord], written: str, fmt: FormatSpec
+) -> tuple[CardRecord, bool]:
+    """The representative printing of a name-only line, and whether any printing is legal."""
+    legal = [r for r in candidates if index.is_legal(r, fmt)]
+    pool = legal or list(candidates)
+    fewest = min(_restrictions(r) for r in pool)
+    pool = [r for r in pool if _restrictions(r) == fewest]
+    wants_lvx = bool(_LVX_RE.search(written))
+    wants_delta = "δ" in written
+    best = pool[0]
+    best_key = None
+    for pos, rec in enumerate(pool):
+        key = (
+            rec.is_level_up == wants_lvx,
+            ("δ" in rec.name) == wants_delta,
+            rec.regulation_mark,
+            pos,
+        )
+        if best_key is None or key > best_key:
+            best, best_key = rec, key
+    return best, bool(legal)
+
+
+def _by_name(
+    index: CardIndex,
+    fmt: FormatSpec,
+    written: str,
+    cands: Sequence[CardRecord],
+    *,
+    code: str = "",
+    message: str = "",
+) -> Resolution:
+    rec, legal = _pick(index, cands, written, fmt)
+    banned = not legal and any(index.is_banned(r, fmt) for r in cands)
+    if not code and legal and _restrictions(rec) < 2:
+        others = [r for r in cands if _restrictions(r) >= 2 and index.is_legal(r, fmt)]
+        if others:
+            code = "ambiguous-name"
+            message = (
+                f"{written} names more than one card: read as {rec.name} ({rec.printing}), "
+                f"not the {_restriction_word(others[0])} {others[0].name} "
+                f"({others[0].printing}). Add the set code and number if you mean that one."
+            )
+    return Resolution(rec, legal, banned, True, code, message)
+
+
+def _restriction_word(rec: CardRecord) -> str:
+    if rec.is_ace_spec:
+        return "ACE SPEC"
+    if rec.is_prism_star:
+        return "Prism Star (◇)"
+    if rec.is_star:
+        return "Pokémon ★"
+    return "Radiant" if rec.is_radiant else "other"
+
+
+def _pinned(index: CardIndex, fmt: FormatSpec, rec: CardRecord, code="", message="") -> Resolution:
+    legal = index.is_legal(rec, fmt)
+    return Resolution(rec, legal, not legal and index.is_banned(rec, fmt), False, code, message)
+
+
+def names_agree(index: CardIndex, written: str, rec: CardRecord) -> bool:
+    """Does a name as written name this printing? Its name (`rules.names` rules, then
+    punctuation and spaces ignored), a known short form of it, or `Star` for `★`."""
+    if index.name_matches(written, rec):
+        return True
+    key = normalise_name(written, rec.supertype)
+    if key == short_form(rec.norm_name):
+        return True
+    return key.endswith(" star") and key[:-5] + " ★" == rec.norm_name
+
+
+def _printings_phrase(recs: Sequence[CardRecord], limit: int = 4) -> str:
+    shown = [f"{r.name} ({r.printing})" for r in recs[:limit]]
+    if len(recs) > limit:
+        shown.append(f"{len(recs) - limit} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _distinct_cards(index: CardIndex, recs: Sequence[CardRecord]) -> list[CardRecord]:
+    """One printing per card (reprints folded), release order."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for rec in recs:
+        key = (rec.norm_name, rec.text_key)
+        if key not in seen:
+            seen.add(key)
+            out.append(rec)
+    return out
+
+
+def resolve_line(
+    index: CardIndex, fmt: FormatSpec, name: str, code: str | None, number: str | None
+) -> Resolution:
+    """Resolve one line (see the module docstring). Never raises."""
+    if not (code and number):
+        return _resolve_name(index, fmt, name)
+    if code == ENERGY_PSEUDO_CODE or code.casefold() == "energy":
+        return _resolve_pseudo_energy(index, fmt, name, number)
+
+    label = f"{code} {number}"
+    found = index.printings(code, number)
+    if not name:
+        exact = index.printings(code, number, guess=False)
+        cards = _distinct_cards(index, exact)
+        if len({r.norm_name for r in cards}) == 1:
+            return _pinned(index, fmt, exact[0])
+        if exact:
+            return Resolution(None, True, False, False, "printing-mismatch",
+                              f"{label} is more than one card ({_printings_phrase(exact)}); "
+                              f"write the card's name before the set code.")  # fmt: skip
+        return Resolution(None, True, False, False, "unknown-card",
+                          f"there is no card {label}. Check the set code and number.")  # fmt: skip
+
+    agree = [r for r in found if names_agree(index, name, r)]
+    if agree:
+        return _pinned(index, fmt, agree[0])
+    if name.casefold().endswith(" energy energy"):
+        return _resolve_pseudo_energy(index, fmt, name, number)  # PTCGO's set "Energy"
+
+    # The "code" may be the end of a name (`Mewtwo EX 54`).
+    for alt in (f"{name} {code} {number}", f"{name} {code}"):
+        candidates = index.by_name(alt)
+        if candidates:
+            return _by_name(index, fmt, alt, candidates)
+
+    candidates = _named(index, name)
+    exact = index.printings(code, number, guess=False)
+    if exact:
+        pinned = next((r for r in exact if _same_but_marks(name, r)), None)
+        if pinned is not None:
+            return _pinned(index, fmt, pinned, "printing-corrected",
+                           f"{label} is {pinned.name}; read as that card (the line says "
+                           f"{name}, without its mark). Write {pinned.name}.")  # fmt: skip
+        other = exact[0]
+        if candidates:
+            in_set = index.in_sets(code, candidates[0].norm_name)
+            if in_set and len(_distinct_cards(index, in_set)) == 1:
+                # The set holds the written name: that printing, not some other one.
+                return _pinned(index, fmt, in_set[0], "printing-corrected",
+                               f"{label} is {other.name}, not {name}; read as "
+                               f"{in_set[0].name} ({in_set[0].printing}), the {name} of "
+                               f"that set. Fix the number.")  # fmt: skip
+            hint = f"; in that set {name} is {_printings_phrase(in_set)}" if in_set else ""
+            resolved = _by_name(index, fmt, name, candidates)
+            return Resolution(resolved.rec, resolved.legal, resolved.banned, True,
+                              "printing-mismatch",
+                              f"{label} is {other.name}, not {name}{hint}. Read as {name} by "
+                              f"its name; fix the set code and number.")  # fmt: skip
+        close = next((r for r in exact if _misspelt(name, r)), None)
+        if close is not None:
+            return _pinned(index, fmt, close, "printing-corrected",
+                           f"{label} is {close.name}; read as that card (the line says "
+                           f"{name}). Check the spelling.")  # fmt: skip
+        return Resolution(None, True, False, False, "unknown-card",
+                          f"{label} is {other.name}, and no card is named {name}.",
+                          suggest_for=name)  # fmt: skip
+    if not candidates:
+        what = f"{name} {label}"
+        if not index.sets_for_code(code):
+            what = f"{name} (and no set has the code {code})"
+        return Resolution(None, True, False, False, "unknown-card", f"there is no card {what}.",
+                          suggest_for=name)  # fmt: skip
+
+    missing = (
+        f"there is no card {label}" if index.sets_for_code(code) else f"no set has the code {code}"
+    )
+    in_set = index.in_sets(code, candidates[0].norm_name)
+    if in_set:
+        cards = _distinct_cards(index, in_set)
+        if len(cards) == 1:
+            return _pinned(index, fmt, in_set[0], "printing-corrected",
+                           f"{missing}; read as {in_set[0].name} ({in_set[0].printing}), the "
+                           f"{name} of that set. Check the number.")  # fmt: skip
+        return Resolution(None, True, False, False, "ambiguous-card",
+                          f"{missing}; {name} in that set is {_printings_phrase(cards)}. "
+                          f"Write the number of yours.")  # fmt: skip
+    resolved = _by_name(index, fmt, name, candidates)
+    rec = resolved.rec
+    cards = _distinct_cards(index, candidates)
+    others = [r for r in cards if _rule_kind(r) != _rule_kind(rec)]
+    also = (
+        f" If you mean {_printings_phrase(others, 2)}, write its set code and number."
+        if others
+        else " Check the set code and number."
+    )
+    return Resolution(rec, resolved.legal, resolved.banned, True, "printing-corrected",
+                      f"{missing}; read as {rec.name} by its name (for example "
+                      f"{rec.printing}).{also}")  # fmt: skip
+
+
+_MARKS_RE = re.compile(r"\s*[★◇δ]")
+_BASIC_WRITTEN_RE = re.compile(r"\s*basic\b", re.IGNORECASE)
+
+
+def _named(index: CardIndex, name: str) -> list[CardRecord]:
+    """Printings with this name; only basic Energy when the name says `Basic`."""
+    candidates = index.by_name(name)
+    if candidates and _BASIC_WRITTEN_RE.match(name):
+        basic = [r for r in candidates if r.is_basic_energy]
+        return basic or candidates
+    return candidates
+
+
+def _same_but_marks(written: str, rec: CardRecord) -> bool:
+    """`Umbreon` for `Umbreon ★`: the written name lacks a ★, ◇ or δ the card has."""
+    if not _MARKS_RE.search(rec.norm_name + rec.name):
+        return False
+    bare = _MARKS_RE.sub("", rec.name)
+    return normalise_name(written, rec.supertype) == normalise_name(bare, rec.supertype)
+
+
+def _misspelt(written: str, rec: CardRecord) -> bool:
+    """A slip of the keyboard (`Azelv` for `Azelf`) or the name cut short (`Pokegear` for
+    `Pokégear 3.0`), for a written name that is no card's."""
+    from rapidfuzz import fuzz
+
+    key = normalise_name(written, rec.supertype)
+    if len(key) >= 5 and rec.norm_name.startswith(key + " "):
+        return True
+    return fuzz.ratio(key, rec.norm_name) >= 80
+
+
+def _resolve_pseudo_energy(index: CardIndex, fmt: FormatSpec, name: str, number: str) -> Resolution:
+    written = name
+    candidates = _named(index, written)
+    if not candidates and written.casefold().endswith(" energy energy"):
+        written = written[: -len(" Energy")]  # PTCGO's `Fairy Energy Energy XY 9`
+        candidates = index.by_name(written)
+    basic = [r for r in candidates if r.is_basic_energy]
+    if basic:
+        return _by_name(index, fmt, written, basic)
+    if candidates:
+        return _by_name(index, fmt, written, candidates)
+    return Resolution(None, True, False, False, "unknown-card",
+                      f"there is no card {name} (Energy {number}).", suggest_for=name)  # fmt: skip
+
+
+def _resolve_name(index: CardIndex, fmt: FormatSpec, name: str) -> Resolution:
+    candidates = _named(index, name)
+    if candidates:
+        return _by_name(index, fmt, name, candidates)
+    match = _TRAILING_NUMBER_RE.match(name)
+    if match:
+        candidates = index.by_name(match.group("name"))
+        if candidates:
+            return _by_name(index, fmt, match.group("name"), candidates)
+    return Resolution(None, True, False, False, "unknown-card", f"there is no card {name}.",
+                      suggest_for=name)  # fmt: skip
