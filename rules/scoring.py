@@ -52,24 +52,24 @@ class RuleSet:
         for name in ("win_points", "tie_points", "loss_points"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError("bad_ruleset", f"{name} must be an integer, got {value!r}")
+                raise RulesError("bad-ruleset", f"{name} must be an integer, got {value!r}")
         if not self.win_points > self.tie_points >= self.loss_points:
-            raise RulesError("bad_ruleset", "points must satisfy win > tie >= loss")
+            raise RulesError("bad-ruleset", "points must satisfy win > tie >= loss")
         for name in ("owp_floor", "dropped_cap", "tie_counts_as"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-                raise RulesError("bad_ruleset", f"{name} must be a number in [0, 1], got {value!r}")
+                raise RulesError("bad-ruleset", f"{name} must be a number in [0, 1], got {value!r}")
         if self.owp_floor > self.dropped_cap:
-            raise RulesError("bad_ruleset", "owp_floor must not exceed dropped_cap")
+            raise RulesError("bad-ruleset", "owp_floor must not exceed dropped_cap")
         if self.tiebreak_decimals is not None and (
             isinstance(self.tiebreak_decimals, bool)
             or not isinstance(self.tiebreak_decimals, int)
             or not 0 <= self.tiebreak_decimals <= 12
         ):
-            raise RulesError("bad_ruleset", "tiebreak_decimals must be None or an int in [0, 12]")
+            raise RulesError("bad-ruleset", "tiebreak_decimals must be None or an int in [0, 12]")
         if self.tiebreak_rounding not in ROUNDING_MODES:
             raise RulesError(
-                "bad_ruleset", f"tiebreak_rounding must be one of {', '.join(ROUNDING_MODES)}"
+                "bad-ruleset", f"tiebreak_rounding must be one of {', '.join(ROUNDING_MODES)}"
             )
 
     # Exact values: the standings compute with integers, never with binary floats.
@@ -85,7 +85,7 @@ class RuleSet:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError("bad_ruleset", f"unknown rule set fields: {', '.join(unknown)}")
+            raise RulesError("bad-ruleset", f"unknown rule set fields: {', '.join(unknown)}")
         return cls(**dict(data))
 
 
@@ -141,39 +141,39 @@ VALID_TOP_CUTS = (0, 2, 4, 8, 16, 32, 64, 128)
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("bad_attendance_table", f"{what} must be an integer, got {value!r}")
+        raise RulesError("bad-attendance-table", f"{what} must be an integer, got {value!r}")
     return value
 
 
 def validate_table(table: Sequence[Sequence[Any]]) -> tuple[AttendanceRow, ...]:
     """Check a table (rows sorted, contiguous, non-overlapping) and return it as rows."""
     if not table:
-        raise RulesError("bad_attendance_table", "the attendance table is empty")
+        raise RulesError("bad-attendance-table", "the attendance table is empty")
     rows: list[AttendanceRow] = []
     for position, raw in enumerate(table):
         if len(raw) != 4:
-            raise RulesError("bad_attendance_table", f"row {position} must have four values")
+            raise RulesError("bad-attendance-table", f"row {position} must have four values")
         lo = _int(raw[0], "min_players")
         hi = None if raw[1] is None else _int(raw[1], "max_players")
         rounds = _int(raw[2], "rounds")
         cut = _int(raw[3], "top_cut")
         if lo < 1 or (hi is not None and hi < lo):
-            raise RulesError("bad_attendance_table", f"row {position}: bad player range")
+            raise RulesError("bad-attendance-table", f"row {position}: bad player range")
         if rounds < 1:
-            raise RulesError("bad_attendance_table", f"row {position}: rounds must be >= 1")
+            raise RulesError("bad-attendance-table", f"row {position}: rounds must be >= 1")
         if cut not in VALID_TOP_CUTS:
             raise RulesError(
-                "bad_attendance_table", f"row {position}: top cut must be 0 or a power of two"
+                "bad-attendance-table", f"row {position}: top cut must be 0 or a power of two"
             )
         if cut > lo:
-            raise RulesError("bad_attendance_table", f"row {position}: top cut exceeds attendance")
+            raise RulesError("bad-attendance-table", f"row {position}: top cut exceeds attendance")
         if rows:
             previous = rows[-1]
             if previous.max_players is None:
-                raise RulesError("bad_attendance_table", "only the last row may be open-ended")
+                raise RulesError("bad-attendance-table", "only the last row may be open-ended")
             if lo != previous.max_players + 1:
                 raise RulesError(
-                    "bad_attendance_table",
+                    "bad-attendance-table",
                     f"row {position} must start at {previous.max_players + 1} players",
                 )
         rows.append(AttendanceRow(lo, hi, rounds, cut))
@@ -186,10 +186,10 @@ def table_from_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[AttendanceRow, .
     table = []
     for position, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise RulesError("bad_attendance_table", f"row {position} must be an object")
+            raise RulesError("bad-attendance-table", f"row {position} must be an object")
         missing = [key for key in ("min_players", "rounds", "top_cut") if key not in row]
         if missing:
-            raise RulesError("bad_attendance_table", f"row {position} lacks {', '.join(missing)}")
+            raise RulesError("bad-attendance-table", f"row {position} lacks {', '.join(missing)}")
         table.append((row["min_players"], row.get("max_players"), row["rounds"], row["top_cut"]))
     return validate_table(table)
 
@@ -204,7 +204,7 @@ def structure_for(
 ) -> tuple[int, int]:
     """Number of Swiss rounds and top-cut size for ``attendance`` players."""
     if isinstance(attendance, bool) or not isinstance(attendance, int):
-        raise RulesError("bad_attendance", f"attendance must be an integer, got {attendance!r}")
+        raise RulesError("bad-attendance", f"attendance must be an integer, got {attendance!r}")
     rows = table if table is DEFAULT_TABLE else validate_table(table)
     for row in rows:
         lo, hi, rounds, cut = row
@@ -213,6 +213,6 @@ def structure_for(
     smallest = rows[0][0]
     if attendance < smallest:
         raise RulesError(
-            "too_few_players", f"a tournament needs at least {smallest} players, got {attendance}"
+            "too-few-players", f"a tournament needs at least {smallest} players, got {attendance}"
         )
-    raise RulesError("too_many_players", f"the attendance table has no row for {attendance}")
+    raise RulesError("too-many-players", f"the attendance table has no row for {attendance}")

@@ -132,7 +132,7 @@ def _round_ratio(num: int, den: int, decimals: int, mode: str) -> int:
 
 def _check_int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("bad_input", f"{what} must be an integer, got {value!r}")
+        raise RulesError("bad-input", f"{what} must be an integer, got {value!r}")
     return value
 
 
@@ -180,30 +180,30 @@ class _Standings:
     def _read_players(self) -> None:
         players = self.players
         if isinstance(players, str) or not isinstance(players, Sequence):
-            raise RulesError("bad_input", "players must be a sequence of ids")
+            raise RulesError("bad-input", "players must be a sequence of ids")
         if not all(type(pid) is str and pid for pid in players):
             for pid in players:
                 if not isinstance(pid, str) or not pid:
                     raise RulesError(
-                        "bad_player_id", f"player ids must be non-empty strings, got {pid!r}"
+                        "bad-player-id", f"player ids must be non-empty strings, got {pid!r}"
                     )
         index = {pid: i for i, pid in enumerate(players)}
         if len(index) != len(players):
             seen: set[str] = set()
             for pid in players:
                 if pid in seen:
-                    raise RulesError("duplicate_player", f"player {pid!r} is listed twice")
+                    raise RulesError("duplicate-player", f"player {pid!r} is listed twice")
                 seen.add(pid)
         self.n = len(players)
         self.index = index
         for what, mapping, lowest in (("dropped", self.dropped, 1), ("late", self.late, 0)):
             if not isinstance(mapping, Mapping):
-                raise RulesError("bad_input", f"{what} must map player ids to round numbers")
+                raise RulesError("bad-input", f"{what} must map player ids to round numbers")
             for pid, rnd in mapping.items():
                 if pid not in index:
-                    raise RulesError("unknown_player", f"{what} names unknown player {pid!r}")
+                    raise RulesError("unknown-player", f"{what} names unknown player {pid!r}")
                 if _check_int(rnd, f"{what}[{pid!r}]") < lowest:
-                    raise RulesError("bad_input", f"{what}[{pid!r}] must be a round number")
+                    raise RulesError("bad-input", f"{what}[{pid!r}] must be a round number")
 
     def _read_matches(self) -> None:
         matches = self.matches
@@ -211,13 +211,13 @@ class _Standings:
         if not set(map(type, ms)) <= {MatchRecord}:
             for m in ms:
                 if not isinstance(m, MatchRecord):
-                    raise RulesError("bad_input", f"matches must be MatchRecord objects, got {m!r}")
+                    raise RulesError("bad-input", f"matches must be MatchRecord objects, got {m!r}")
         rnd = [m.round for m in ms]
         if not set(map(type, rnd)) <= {int}:
             for r in rnd:
                 _check_int(r, "round")
         if rnd and min(rnd) < 1:
-            raise RulesError("bad_input", f"round numbers start at 1, got {min(rnd)}")
+            raise RulesError("bad-input", f"round numbers start at 1, got {min(rnd)}")
         dropped, late, index, n = self.dropped, self.late, self.index, self.n
         if self.through_round is not None:
             last = _check_int(self.through_round, "through_round")
@@ -238,7 +238,7 @@ class _Standings:
         if not set(map(type, res)) <= {str} or not set(res) <= _RESULT_SET:
             bad = next(r for r in res if not isinstance(r, str) or r not in _RESULT_SET)
             raise RulesError(
-                "bad_result", f"result must be 'a', 'b', 'tie' or 'double_loss', got {bad!r}"
+                "bad-result", f"result must be 'a', 'b', 'tie' or 'double_loss', got {bad!r}"
             )
         b_raw = [m.b for m in ms]
         try:
@@ -249,7 +249,7 @@ class _Standings:
             for pid in [m.a for m in ms] + [b for b in b_raw if b is not None]:
                 if not isinstance(pid, str) or pid not in index:
                     raise RulesError(
-                        "unknown_player", f"matches name unknown player {pid!r}"
+                        "unknown-player", f"matches name unknown player {pid!r}"
                     ) from None
             raise
         if len(normal) == len(ms):
@@ -259,7 +259,7 @@ class _Standings:
             nres = [res[k] for k in normal]
             nrnd = [rnd[k] for k in normal]
         if any(map(eq, na, nb)):
-            raise RulesError("bad_input", "a player cannot play themselves")
+            raise RulesError("bad-input", "a player cannot play themselves")
         singles = [k for k, b in enumerate(b_raw) if b is None]
         byes = [a_all[k] for k in singles if res[k] == "a"]
         earned = (
@@ -270,7 +270,7 @@ class _Standings:
         forced = [(a_all[k], rnd[k]) for k in singles if res[k] == "b"]
         if len(byes) + len(forced) != len(singles):
             raise RulesError(
-                "bad_result", "a match without player b is a bye ('a') or a forced loss ('b')"
+                "bad-result", "a match without player b is a bye ('a') or a forced loss ('b')"
             )
 
         # Nobody has two results in one round.
@@ -283,7 +283,7 @@ class _Standings:
                 if key in seen:
                     i, r = divmod(key, width)
                     raise RulesError(
-                        "duplicate_match",
+                        "duplicate-match",
                         f"player {self.players[i]!r} has two results in round {r}",
                     )
                 seen.add(key)
@@ -302,7 +302,7 @@ class _Standings:
                 for r in range(d + 1, last + 1):
                     if i * width + r in keyset:
                         raise RulesError(
-                            "match_after_drop",
+                            "match-after-drop",
                             f"player {pid!r} dropped after round {d} but has a result in round {r}",
                         )
         self.drop_at = drop_at
@@ -620,17 +620,17 @@ _RESULT_SET = frozenset(RESULTS)
 
 def _request_from_json(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise RulesError("bad_input", "the request must be a JSON object")
+        raise RulesError("bad-input", "the request must be a JSON object")
     players = data.get("players")
     if not isinstance(players, list):
-        raise RulesError("bad_input", "'players' must be a list of ids")
+        raise RulesError("bad-input", "'players' must be a list of ids")
     raw_matches = data.get("matches", [])
     if not isinstance(raw_matches, list):
-        raise RulesError("bad_input", "'matches' must be a list")
+        raise RulesError("bad-input", "'matches' must be a list")
     matches = []
     for position, m in enumerate(raw_matches):
         if not isinstance(m, dict):
-            raise RulesError("bad_input", f"match {position} must be an object")
+            raise RulesError("bad-input", f"match {position} must be an object")
         try:
             matches.append(
                 MatchRecord(
@@ -642,11 +642,11 @@ def _request_from_json(data: Any) -> dict[str, Any]:
                 )
             )
         except KeyError as exc:
-            raise RulesError("bad_input", f"match {position} lacks {exc.args[0]!r}") from None
+            raise RulesError("bad-input", f"match {position} lacks {exc.args[0]!r}") from None
     dropped_ids = data.get("dropped", [])
     drop_round = data.get("drop_round", {})
     if not isinstance(dropped_ids, list) or not isinstance(drop_round, dict):
-        raise RulesError("bad_input", "'dropped' must be a list and 'drop_round' an object")
+        raise RulesError("bad-input", "'dropped' must be a list and 'drop_round' an object")
     last_round = max([m.round for m in matches if isinstance(m.round, int)] + [0])
     dropped = {}
     for pid in dropped_ids:
@@ -655,10 +655,10 @@ def _request_from_json(data: Any) -> dict[str, Any]:
         dropped.setdefault(pid, rnd)
     late = data.get("late", {})
     if not isinstance(late, dict):
-        raise RulesError("bad_input", "'late' must be an object")
+        raise RulesError("bad-input", "'late' must be an object")
     top_cut = data.get("top_cut", 0)
     if isinstance(top_cut, bool) or not isinstance(top_cut, int) or top_cut < 0:
-        raise RulesError("bad_input", "'top_cut' must be a whole number of players")
+        raise RulesError("bad-input", "'top_cut' must be a whole number of players")
     return {
         "players": players,
         "matches": matches,
@@ -687,7 +687,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             data = json.load(sys.stdin)
         except json.JSONDecodeError as exc:
-            raise RulesError("bad_json", f"stdin is not valid JSON ({exc})") from None
+            raise RulesError("bad-json", f"stdin is not valid JSON ({exc})") from None
         request = _request_from_json(data)
         standings = compute_standings(
             request["players"],

@@ -154,7 +154,7 @@ def minimum_point_difference(players: Sequence[PairingPlayer]) -> int:
 
 def _check_int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("bad_input", f"{what} must be an integer, got {value!r}")
+        raise RulesError("bad-input", f"{what} must be an integer, got {value!r}")
     return value
 
 
@@ -165,29 +165,29 @@ class _Pairing:
     def __init__(self, round_number: int, players: Sequence[PairingPlayer], seed: int | str):
         _check_int(round_number, "round_number")
         if round_number < 1:
-            raise RulesError("bad_input", f"round numbers start at 1, got {round_number}")
+            raise RulesError("bad-input", f"round numbers start at 1, got {round_number}")
         if not isinstance(seed, int | str) or isinstance(seed, bool):
-            raise RulesError("bad_input", f"seed must be an int or a string, got {seed!r}")
+            raise RulesError("bad-input", f"seed must be an int or a string, got {seed!r}")
         if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-            raise RulesError("bad_input", "players must be a sequence of PairingPlayer")
+            raise RulesError("bad-input", "players must be a sequence of PairingPlayer")
         for p in players:
             if type(p) is not PairingPlayer and not isinstance(p, PairingPlayer):
-                raise RulesError("bad_input", f"players must be PairingPlayer objects, got {p!r}")
+                raise RulesError("bad-input", f"players must be PairingPlayer objects, got {p!r}")
             if type(p.id) is not str or not p.id:
-                raise RulesError("bad_player_id", f"player ids must be non-empty strings: {p.id!r}")
+                raise RulesError("bad-player-id", f"player ids must be non-empty strings: {p.id!r}")
             if type(p.points) is not int:
                 _check_int(p.points, f"points of {p.id!r}")
             if type(p.opponents) is not tuple and (
                 isinstance(p.opponents, str) or not isinstance(p.opponents, Sequence)
             ):
-                raise RulesError("bad_input", f"opponents of {p.id!r} must be a sequence of ids")
+                raise RulesError("bad-input", f"opponents of {p.id!r} must be a sequence of ids")
             if not (type(p.had_bye) is type(p.dropped) is type(p.late) is bool):
-                raise RulesError("bad_input", f"the flags of {p.id!r} must be true or false")
+                raise RulesError("bad-input", f"the flags of {p.id!r} must be true or false")
         if len({p.id for p in players}) != len(players):
             seen: set[str] = set()
             for p in players:
                 if p.id in seen:
-                    raise RulesError("duplicate_player", f"player {p.id!r} is listed twice")
+                    raise RulesError("duplicate-player", f"player {p.id!r} is listed twice")
                 seen.add(p.id)
 
         active = sorted((p for p in players if not p.dropped), key=lambda p: p.id)
@@ -200,7 +200,7 @@ class _Pairing:
         try:
             opp = [{index[o] for o in p.opponents if o in index} for p in active]
         except TypeError:
-            raise RulesError("bad_input", "opponent ids must be strings") from None
+            raise RulesError("bad-input", "opponent ids must be strings") from None
         for i, s in enumerate(opp):
             s.discard(i)
         self.opp = opp
@@ -710,22 +710,22 @@ class _Pairing:
 
 def _players_from_json(data: Any) -> tuple[int, int | str, list[PairingPlayer]]:
     if not isinstance(data, dict):
-        raise RulesError("bad_input", "the request must be a JSON object")
+        raise RulesError("bad-input", "the request must be a JSON object")
     for key in ("round", "seed", "players"):
         if key not in data:
-            raise RulesError("bad_input", f"the request lacks {key!r}")
+            raise RulesError("bad-input", f"the request lacks {key!r}")
     raw = data["players"]
     if not isinstance(raw, list):
-        raise RulesError("bad_input", "'players' must be a list")
+        raise RulesError("bad-input", "'players' must be a list")
     players = []
     for position, p in enumerate(raw):
         if not isinstance(p, dict):
-            raise RulesError("bad_input", f"player {position} must be an object")
+            raise RulesError("bad-input", f"player {position} must be an object")
         if "id" not in p or "points" not in p:
-            raise RulesError("bad_input", f"player {position} needs 'id' and 'points'")
+            raise RulesError("bad-input", f"player {position} needs 'id' and 'points'")
         opponents = p.get("opponents", [])
         if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
-            raise RulesError("bad_input", f"opponents of player {position} must be a list of ids")
+            raise RulesError("bad-input", f"opponents of player {position} must be a list of ids")
         players.append(
             PairingPlayer(
                 id=p["id"],
@@ -745,7 +745,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             data = json.load(sys.stdin)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RulesError("bad_json", f"stdin is not valid JSON ({exc})") from None
+            raise RulesError("bad-json", f"stdin is not valid JSON ({exc})") from None
         round_number, seed, players = _players_from_json(data)
         result = pair_round(round_number, players, seed)
     except RulesError as exc:

@@ -29,13 +29,13 @@ __all__ = [
 
 def _check_ids(ids: Sequence[str], what: str) -> list[str]:
     if isinstance(ids, str) or not isinstance(ids, Sequence):
-        raise RulesError("bad_input", f"{what} must be a sequence of player ids")
+        raise RulesError("bad-input", f"{what} must be a sequence of player ids")
     out = list(ids)
     for pid in out:
         if not isinstance(pid, str) or not pid:
-            raise RulesError("bad_player_id", f"player ids must be non-empty strings, got {pid!r}")
+            raise RulesError("bad-player-id", f"player ids must be non-empty strings, got {pid!r}")
     if len(set(out)) != len(out):
-        raise RulesError("duplicate_player", f"{what} lists a player twice")
+        raise RulesError("duplicate-player", f"{what} lists a player twice")
     return out
 
 
@@ -44,7 +44,7 @@ def bracket_order(size: int) -> list[int]:
     8 → [1, 8, 4, 5, 2, 7, 3, 6].  Each round doubles the bracket by putting seed
     ``2m + 1 - s`` next to every seed ``s`` of the ``m``-seed bracket."""
     if isinstance(size, bool) or not isinstance(size, int) or size < 2 or size & (size - 1):
-        raise RulesError("bad_top_cut", f"a top cut has 2, 4, 8, 16, ... players, not {size!r}")
+        raise RulesError("bad-top-cut", f"a top cut has 2, 4, 8, 16, ... players, not {size!r}")
     order = [1]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -68,7 +68,7 @@ def next_round(winners_in_bracket_order: Sequence[str]) -> list[tuple[str, str]]
         return []
     if not winners or len(winners) & (len(winners) - 1):
         raise RulesError(
-            "bad_top_cut", f"a top-cut round needs 2, 4, 8, ... winners, not {len(winners)}"
+            "bad-top-cut", f"a top-cut round needs 2, 4, 8, ... winners, not {len(winners)}"
         )
     return [(winners[k], winners[k + 1]) for k in range(0, len(winners), 2)]
 
@@ -81,7 +81,7 @@ def seeded_order(order: Sequence[str], size: int, dropped: Collection[str]) -> l
     below it (TOM's harness event drop-after-swiss-cup, p15)."""
     players = _check_ids(order, "order")
     if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        raise RulesError("bad_top_cut", f"a top cut size is a whole number, not {size!r}")
+        raise RulesError("bad-top-cut", f"a top cut size is a whole number, not {size!r}")
     gone = set(dropped)
     seeds = [pid for pid in players if pid not in gone][:size]
     chosen = set(seeds)

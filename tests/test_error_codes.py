@@ -4,11 +4,6 @@ A code is what a page shows a message for and what the API returns as `{"code", 
 so clients match on it: it is kebab-case. The list below is read from the source (every
 `DomainError(...)` / `RulesError(...)` with a literal code, and the codes of `DomainError`
 subclasses), so a new or renamed code fails here until it is added. No database needed.
-
-The rules engines' input-checking codes (`ENGINE_CODES`) are still snake_case: they are
-raised by `rules/standings.py` and `rules/topcut.py` too, which are being changed elsewhere
-right now; renaming them all at once (engines, their tests, and this list) is a follow-up of
-issue 11. Until then they keep one spelling among themselves.
 """
 
 import ast
@@ -16,23 +11,21 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches")
+PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom")
 
-SITE_CODES = {
-    "already-registered", "card-data", "deck-locked", "duplicate-player-id", "empty-decklist",
-    "event-finished", "event-started", "invalid-event", "invalid-result", "not-active",
-    "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
-    "registration-closed", "result-final", "result-incomplete", "results-missing",
-    "round-closed", "round-not-public", "round-open", "unknown-kind",
-}  # fmt: skip
-ENGINE_CODES = {
-    "bad_attendance", "bad_attendance_table", "bad_input", "bad_json", "bad_player_id",
-    "bad_result", "bad_ruleset", "bad_top_cut", "duplicate_match", "duplicate_player",
-    "match_after_drop", "too_few_players", "too_many_players", "unknown_player",
+CODES = {
+    "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
+    "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "card-data", "deck-locked",
+    "duplicate-match", "duplicate-player", "duplicate-player-id", "empty-decklist",
+    "event-finished", "event-started", "invalid-event", "invalid-result", "match-after-drop",
+    "no-season", "not-active", "not-allowed", "not-enough-players", "not-found",
+    "not-registered", "not-your-match", "registration-closed", "result-final",
+    "result-incomplete", "results-missing", "round-closed", "round-has-results",
+    "round-not-public", "round-open", "round-stage", "tdf-contradicts", "tdf-invalid",
+    "too-few-players", "too-many-players", "unknown-format", "unknown-kind", "unknown-player",
 }  # fmt: skip
 
 KEBAB = re.compile(r"[a-z]+(-[a-z]+)*")
-SNAKE = re.compile(r"[a-z]+(_[a-z]+)*")
 
 
 def _error_classes(trees) -> set[str]:
@@ -78,13 +71,8 @@ def codes_in_source() -> dict[str, set[str]]:
 
 
 def test_every_code_is_listed():
-    assert set(codes_in_source()) == SITE_CODES | ENGINE_CODES
+    assert set(codes_in_source()) == CODES
 
 
-def test_site_codes_are_kebab_case():
-    assert [code for code in sorted(SITE_CODES) if not KEBAB.fullmatch(code)] == []
-
-
-def test_engine_codes_share_one_spelling():
-    assert [code for code in sorted(ENGINE_CODES) if not SNAKE.fullmatch(code)] == []
-    assert not {c.replace("_", "-") for c in ENGINE_CODES} & SITE_CODES
+def test_codes_are_kebab_case():
+    assert [code for code in sorted(CODES) if not KEBAB.fullmatch(code)] == []

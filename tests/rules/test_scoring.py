@@ -55,7 +55,7 @@ def test_ruleset_is_frozen_and_round_trips():
 def test_ruleset_rejects_nonsense(changes):
     with pytest.raises(RulesError) as info:
         RuleSet(**changes)
-    assert info.value.code == "bad_ruleset"
+    assert info.value.code == "bad-ruleset"
 
 
 def test_ruleset_from_dict_rejects_unknown_fields():
@@ -94,7 +94,7 @@ def test_structure_for_default_table(attendance, expected):
 def test_too_few_players(attendance):
     with pytest.raises(RulesError) as info:
         structure_for(attendance)
-    assert info.value.code == "too_few_players"
+    assert info.value.code == "too-few-players"
 
 
 @pytest.mark.parametrize("attendance", [8.0, "8", True, None])
@@ -129,7 +129,7 @@ def test_a_season_can_use_its_own_table():
     closed = table_from_rows([{"min_players": 4, "max_players": 16, "rounds": 4, "top_cut": 0}])
     with pytest.raises(RulesError) as info:
         structure_for(17, closed)
-    assert info.value.code == "too_many_players"
+    assert info.value.code == "too-many-players"
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_a_season_can_use_its_own_table():
 def test_bad_tables_are_rejected(rows):
     with pytest.raises(RulesError) as info:
         table_from_rows(rows)
-    assert info.value.code == "bad_attendance_table"
+    assert info.value.code == "bad-attendance-table"
 
 
 @settings(max_examples=60, deadline=None)

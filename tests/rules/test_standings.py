@@ -365,17 +365,17 @@ def test_through_round_replays_the_past():
 @pytest.mark.parametrize(
     ("players", "matches", "kwargs", "code"),
     [
-        (["a", "a"], [], {}, "duplicate_player"),
-        (["a", ""], [], {}, "bad_player_id"),
-        (["a"], [M(1, "a", "zz", "a")], {}, "unknown_player"),
-        (["a", "b"], [M(1, "a", "b", "win")], {}, "bad_result"),
-        (["a", "b"], [M(1, "a", None, "tie")], {}, "bad_result"),
-        (["a", "b"], [M(1, "a", "b", "a"), M(1, "a", None, "a")], {}, "duplicate_match"),
-        (["a", "b"], [M(2, "a", "b", "a")], {"dropped": {"a": 1}}, "match_after_drop"),
-        (["a", "b"], [M(0, "a", "b", "a")], {}, "bad_input"),
-        (["a", "b"], [M(1, "a", "a", "a")], {}, "bad_input"),
-        (["a", "b"], [], {"dropped": {"zz": 1}}, "unknown_player"),
-        (["a", "b"], ["not a match"], {}, "bad_input"),
+        (["a", "a"], [], {}, "duplicate-player"),
+        (["a", ""], [], {}, "bad-player-id"),
+        (["a"], [M(1, "a", "zz", "a")], {}, "unknown-player"),
+        (["a", "b"], [M(1, "a", "b", "win")], {}, "bad-result"),
+        (["a", "b"], [M(1, "a", None, "tie")], {}, "bad-result"),
+        (["a", "b"], [M(1, "a", "b", "a"), M(1, "a", None, "a")], {}, "duplicate-match"),
+        (["a", "b"], [M(2, "a", "b", "a")], {"dropped": {"a": 1}}, "match-after-drop"),
+        (["a", "b"], [M(0, "a", "b", "a")], {}, "bad-input"),
+        (["a", "b"], [M(1, "a", "a", "a")], {}, "bad-input"),
+        (["a", "b"], [], {"dropped": {"zz": 1}}, "unknown-player"),
+        (["a", "b"], ["not a match"], {}, "bad-input"),
     ],
 )
 def test_bad_input_raises_rules_error(players, matches, kwargs, code):

@@ -265,15 +265,15 @@ def test_opponent_lists_are_read_both_ways_and_unknown_ids_ignored():
 @pytest.mark.parametrize(
     ("players", "round_number", "seed", "code"),
     [
-        ([PairingPlayer("a", 0), PairingPlayer("a", 3)], 1, 0, "duplicate_player"),
-        ([PairingPlayer("", 0)], 1, 0, "bad_player_id"),
-        ([PairingPlayer("a", 1.5)], 1, 0, "bad_input"),
-        ([PairingPlayer("a", 0, opponents="b")], 1, 0, "bad_input"),
-        ([PairingPlayer("a", 0, had_bye=1)], 1, 0, "bad_input"),
-        ([{"id": "a", "points": 0}], 1, 0, "bad_input"),
-        ([PairingPlayer("a", 0)], 0, 0, "bad_input"),
-        ([PairingPlayer("a", 0)], 1, 1.5, "bad_input"),
-        ("ab", 1, 0, "bad_input"),
+        ([PairingPlayer("a", 0), PairingPlayer("a", 3)], 1, 0, "duplicate-player"),
+        ([PairingPlayer("", 0)], 1, 0, "bad-player-id"),
+        ([PairingPlayer("a", 1.5)], 1, 0, "bad-input"),
+        ([PairingPlayer("a", 0, opponents="b")], 1, 0, "bad-input"),
+        ([PairingPlayer("a", 0, had_bye=1)], 1, 0, "bad-input"),
+        ([{"id": "a", "points": 0}], 1, 0, "bad-input"),
+        ([PairingPlayer("a", 0)], 0, 0, "bad-input"),
+        ([PairingPlayer("a", 0)], 1, 1.5, "bad-input"),
+        ("ab", 1, 0, "bad-input"),
     ],
 )
 def test_bad_input(players, round_number, seed, code):

@@ -77,7 +77,7 @@ def test_bracket_rejects_bad_sizes(bad):
 def test_bracket_rejects_duplicates_and_bad_ids():
     with pytest.raises(RulesError) as info:
         bracket(["a", "a"])
-    assert info.value.code == "duplicate_player"
+    assert info.value.code == "duplicate-player"
     with pytest.raises(RulesError):
         bracket(["a", ""])
     with pytest.raises(RulesError):
