@@ -157,3 +157,26 @@ def division_groups(event: Event, items, key) -> list[dict]:
         {"division": d, "name": DIVISION_NAMES.get(d, d), "items": list(group)}
         for d, group in groupby(sorted(items, key=key), key=key)
     ]
+
+
+def structure_lines(event: Event, pods) -> list[dict]:
+    """The event's structure as the event page and the dashboard word it: one line per pod
+    (`services.event_pods`), with why divisions play together and whether a pod's Swiss
+    rounds are done while others still play."""
+    swiss_done = event.swiss_rounds_paired
+    lines = []
+    for pod in pods:
+        text = f"{pod.rounds} Swiss round{'s' if pod.rounds != 1 else ''}"
+        text += f", top {pod.cut}" if pod.cut >= 2 else ", no top cut"
+        if pod.key:
+            text += f" ({pod.attendance} player{'s' if pod.attendance != 1 else ''})"
+        finished = pod.key and len(pods) > 1 and swiss_done >= pod.rounds
+        lines.append(
+            {
+                "name": pod.name,
+                "text": text,
+                "reason": pod.reason,
+                "swiss_done": bool(finished and swiss_done > 0),
+            }
+        )
+    return lines

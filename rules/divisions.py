@@ -10,11 +10,12 @@ from collections.abc import Mapping
 JUNIOR, SENIOR, MASTERS = "junior", "senior", "masters"
 ORDER = (JUNIOR, SENIOR, MASTERS)
 
-# The smallest division that plays on its own.  TOM's saves combine every division below it
-# with the next older one (tests/rules/test_divisions.py: all nine multi-division exports fit
-# any minimum from 5 to 10, and none below 5); 8 is the top of the attendance table's smallest
-# row (4-8 players: three rounds, no top cut).
-MIN_DIVISION_PLAYERS = 8
+# The smallest division that plays on its own by default: the smallest attendance the
+# Play! Pokémon structure table knows (4 players: three rounds, no top cut); below it a
+# division is too small to run as a tournament. The site uses its season table's smallest
+# row. TOM's saves show organisers combining more than that: their pods fit any minimum from
+# 5 to 10 (tests/rules/test_divisions.py), so a league that wants TOM's habit raises it.
+MIN_DIVISION_PLAYERS = 4
 
 
 def division_for(birth_year: int, *, junior_from: int, senior_from: int) -> str:
@@ -56,3 +57,33 @@ def combine_small_divisions(counts: Mapping[str, int], *, minimum: int) -> list[
             pods[k - 1 : k + 1] = [pods[k - 1] + pods[k]]
             k -= 1
     return pods
+
+
+# How a pod is written where one word must name it (`Match.division`, TOM's pod categories).
+_POD_KEYS = {
+    (JUNIOR,): JUNIOR,
+    (SENIOR,): SENIOR,
+    (MASTERS,): MASTERS,
+    (JUNIOR, SENIOR): "jr+sr",
+    (SENIOR, MASTERS): "sr+ma",
+    (JUNIOR, MASTERS): "jr+ma",  # an event without Seniors
+    (JUNIOR, SENIOR, MASTERS): "all",
+}
+_POD_DIVISIONS = {key: pod for pod, key in _POD_KEYS.items()}
+
+
+def pod_key(pod: tuple[str, ...]) -> str:
+    """The one word for a pod of `combine_small_divisions`: its division, or ``jr+sr``,
+    ``sr+ma``, ``jr+ma`` (no Seniors came), ``all``."""
+    try:
+        return _POD_KEYS[tuple(pod)]
+    except KeyError:
+        raise ValueError(f"not a pod: {pod!r}") from None
+
+
+def pod_divisions(key: str) -> tuple[str, ...]:
+    """The inverse of `pod_key`."""
+    try:
+        return _POD_DIVISIONS[key]
+    except KeyError:
+        raise ValueError(f"not a pod key: {key!r}") from None

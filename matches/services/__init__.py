@@ -30,12 +30,14 @@ from .standings import (
     send_round_clock_reminders,
     standings_rows,
 )
-from .structure import event_structure
+from .structure import Pod, event_pods, event_structure, structure_of
 
 __all__ = [
     "ACTIVE",
     "STANDINGS_COALESCE_SECONDS",
+    "Pod",
     "close_round",
+    "event_pods",
     "event_structure",
     "final_placements",
     "finish_event",
@@ -51,4 +53,5 @@ __all__ = [
     "standings_rows",
     "start_clock",
     "stored_result",
+    "structure_of",
 ]

@@ -1,5 +1,5 @@
 """What the services of `matches` share: the players who count, locking the event, the
-staff check."""
+staff check, who won a match."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from league import permissions
 from league import selectors as league_selectors
 from league.models import Event
 from rules.errors import DomainError
+
+from ..models import Match
 
 ACTIVE = league_selectors.ACTIVE
 
@@ -26,3 +28,12 @@ def _require_staff(user, event: Event) -> None:
 
 def _user(user):
     return user if user is not None and user.is_authenticated else None
+
+
+def winner_of(match: Match) -> int | None:
+    """The registration that won a match, None without a winner (a tie, a double loss)."""
+    if match.result == Match.Result.A:
+        return match.player_a_id
+    if match.result == Match.Result.B:
+        return match.player_b_id
+    return None

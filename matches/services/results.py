@@ -7,8 +7,9 @@ from __future__ import annotations
 from functools import partial
 
 from django.db import transaction
+from django.db.models import Q
 
-from league.models import Registration
+from league.models import Event, Registration
 from rules.errors import DomainError
 from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
 
@@ -20,8 +21,8 @@ from ..models import (
     ResultReport,
     Round,
 )
-from .common import _require_staff, _user
-from .standings import request_standings
+from .common import _require_staff, _user, winner_of
+from .standings import finish_event, request_standings
 
 # --- results ------------------------------------------------------------------------
 
@@ -144,6 +145,7 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
+    before = winner_of(match) if match.status == Match.Status.FINAL else None
     _apply(
         match,
         resolution,
@@ -152,9 +154,56 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         source="staff",
         note=note,
     )
+    _carry_through_bracket(match, before, by_user=by_user)
     if was_disputed:
         notify.dispute_resolved(match)
     return match
+
+
+def _carry_through_bracket(match: Match, before: int | None, *, by_user) -> None:
+    """A corrected top-cut result that changes who advances: the later top-cut match the
+    old winner was paired into is re-paired with the new winner while it has no result and
+    no report; once it has one, the correction is refused (`bracket-played`, naming that
+    table) and rolls back, so the bracket is never left inconsistent. A corrected final of
+    a finished event re-records the final places."""
+    after = winner_of(match)
+    if match.round.stage != Round.Stage.TOP_CUT or before is None or after == before:
+        return
+    later = (
+        Match.objects.select_for_update()
+        .filter(
+            round__event=match.round.event,
+            round__stage=Round.Stage.TOP_CUT,
+            round__number__gt=match.round.number,
+            division=match.division,
+        )
+        .filter(Q(player_a_id=before) | Q(player_b_id=before))
+        .select_related("round")
+        .order_by("round__number")
+    )
+    for fed in later:
+        if fed.status == Match.Status.FINAL or fed.reports.exists():
+            raise DomainError(
+                "bracket-played",
+                f"This changes who advances, but round {fed.round.number} table {fed.table} "
+                "was already played by the old winner: correct that match first, or leave "
+                "this result as it is.",
+                status=409,
+            )
+        side = "player_a_id" if fed.player_a_id == before else "player_b_id"
+        setattr(fed, side, after)
+        fed.save(update_fields=[side])
+        ResultChange.objects.create(
+            match=fed,
+            changed_by=_user(by_user),
+            source="staff",
+            before=None,
+            after={"re-paired": True, "in": after, "out": before},
+            note=f"re-paired: round {match.round.number} table {match.table} was corrected",
+        )
+    event = match.round.event
+    if event.status == Event.Status.FINISHED:
+        finish_event(event=event)
 
 
 @transaction.atomic
@@ -177,6 +226,7 @@ def record_decided_result(
     resolution = Resolution(result=result, a_wins=0, b_wins=0, games=(), next_game=None)
     canonical = {"result": result, "games": [], "at_time": False, "intentional_draw": False}
     was_disputed = match.status == Match.Status.DISPUTED
+    # TOM re-pairs its own bracket after a correction; its later save brings the new pairs.
     _apply(match, resolution, canonical, by_user=by_user, source=source, note=note)
     if was_disputed:
         notify.dispute_resolved(match)

@@ -4,7 +4,7 @@ first, so two clicks on "pair next round" make one round."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import timedelta
 
 from django.db import transaction
@@ -21,19 +21,19 @@ from ..models import (
     Match,
     Round,
 )
-from .common import ACTIVE, _lock_event, _require_staff, _user
+from .common import ACTIVE, _lock_event, _require_staff, _user, winner_of
 from .standings import finish_event, request_standings, standings_rows
-from .structure import event_structure
+from .structure import Pod, event_pods
 
 # --- pairing ------------------------------------------------------------------------
 
 
-def _pairing_players(event: Event, division: str | None) -> list[swiss.PairingPlayer]:
+def _pairing_players(event: Event, divisions: tuple[str, ...] | None) -> list[swiss.PairingPlayer]:
     regs = Registration.objects.filter(event=event).exclude(
         status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED)
     )
-    if division:
-        regs = regs.filter(division=division)
+    if divisions:
+        regs = regs.filter(division__in=divisions)
     regs = list(regs)
     opponents: dict[int, list[str]] = defaultdict(list)
     had_bye: set[int] = set()
@@ -87,49 +87,40 @@ def pair_next_round(*, event: Event, by_user) -> Round:
         )
     if event.status == Event.Status.FINISHED:
         raise DomainError("event-finished", f"{event} is finished.", status=409)
-    swiss_rounds, cut = event_structure(event)
+    pods = event_pods(event)
     number = (last.number if last else 0) + 1
     swiss_played = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
-    if swiss_played < swiss_rounds:
-        round_ = _pair_swiss(event, number, by_user)
+    in_swiss = [pod for pod in pods if pod.rounds > swiss_played]
+    if in_swiss:
+        round_ = _pair_swiss(event, number, by_user, in_swiss)
         event.swiss_rounds_paired = swiss_played + 1
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status", "swiss_rounds_paired"])
         return round_
-    if cut < 2:
+    if all(pod.cut < 2 for pod in pods):
         raise DomainError(
             "event-finished", "The Swiss rounds are over and there is no top cut.", status=409
         )
-    return _pair_top_cut(event, number, cut, by_user)
+    return _pair_top_cut(event, number, pods, by_user)
 
 
-def _divisions(event: Event) -> list[str]:
-    if event.division_mode == Event.DivisionMode.SEPARATE:
-        return list(
-            Registration.objects.filter(event=event, status__in=ACTIVE)
-            .order_by()
-            .values_list("division", flat=True)
-            .distinct()
-        )
-    return [""]
-
-
-def _pair_swiss(event: Event, number: int, by_user) -> Round:
+def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
+    """Pair round `number` in each pod that still plays Swiss; `Match.division` is the pod."""
     seed = f"{event.seed or event.pk}"
     round_ = Round.objects.create(
         event=event, number=number, stage=Round.Stage.SWISS, seed=seed, created_by=_user(by_user)
     )
     matches: list[Match] = []
     rematches = pair_downs = 0
-    for division in _divisions(event):
-        players = _pairing_players(event, division or None)
+    for pod in pods:
+        players = _pairing_players(event, pod.divisions if pod.key else None)
         if sum(1 for p in players if not p.dropped) < 2:
-            if division:
+            if pod.key:
                 continue
             raise DomainError(
                 "not-enough-players", "At least two active players are needed to pair a round."
             )
-        result = swiss.pair_round(number, players, seed=f"{seed}:{division}")
+        result = swiss.pair_round(number, players, seed=f"{seed}:{pod.key}")
         rematches += result.rematches
         pair_downs += result.pair_downs
         points = {p.id: p.points for p in players}
@@ -140,68 +131,88 @@ def _pair_swiss(event: Event, number: int, by_user) -> Round:
                 Match(
                     round=round_,
                     table=table,
-                    division=division,
+                    division=pod.key,
                     player_a_id=int(a),
                     player_b_id=int(b),
                 )
             )
         if result.bye:
             matches.append(
-                Match(round=round_, table=table + 1, division=division, player_a_id=int(result.bye),
+                Match(round=round_, table=table + 1, division=pod.key, player_a_id=int(result.bye),
                       status=Match.Status.FINAL, result=Match.Result.A)
             )  # fmt: skip
+    if not matches:
+        raise DomainError(
+            "not-enough-players", "At least two active players are needed to pair a round."
+        )
     Match.objects.bulk_create(matches)
     round_.rematches, round_.pair_downs = rematches, pair_downs
     round_.save(update_fields=["rematches", "pair_downs"])
     return round_
 
 
-def _swiss_order(event: Event, division: str) -> list[int]:
+def _pod_order(event: Event, pod: Pod) -> list[int]:
+    """The pod's Swiss standings, best first (a combined pod is ranked together)."""
     rows = standings_rows(event)
-    return [row["registration"] for row in rows if not division or row["division"] == division]
+    return [row["registration"] for row in rows if not pod.key or row["division"] in pod.divisions]
 
 
-def _pair_top_cut(event: Event, number: int, cut: int, by_user) -> Round:
-    previous = (
-        Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("-number").first()
-    )
-    matches: list[Match] = []
-    round_ = Round.objects.create(
-        event=event, number=number, stage=Round.Stage.TOP_CUT, seed=event.seed or str(event.pk),
-        created_by=_user(by_user),
-    )  # fmt: skip
-    for division in _divisions(event):
-        if previous is None:
-            order = _swiss_order(event, division)
+def _pod_cut_rounds(event: Event, pod: Pod) -> list[list[Match]]:
+    """The pod's top-cut matches, a list per top-cut round it played, in table order."""
+    matches = Match.objects.filter(
+        round__event=event, round__stage=Round.Stage.TOP_CUT, division=pod.key
+    ).order_by("round__number", "table")
+    rounds: dict[int, list[Match]] = {}
+    for m in matches:
+        rounds.setdefault(m.round_id, []).append(m)
+    return list(rounds.values())
+
+
+def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
+    """Pair the next top-cut round of every pod whose cut is not over: seeds from the pod's
+    standings (a player who dropped gets none), then the winners of its last round. A match
+    without a winner stops the bracket: `top-cut-undecided` names its table."""
+    pairs_by_pod: list[tuple[Pod, list[tuple[str, str]]]] = []
+    for pod in pods:
+        if pod.cut < 2:
+            continue
+        played = _pod_cut_rounds(event, pod)
+        if not played:
             active = set(
                 Registration.objects.filter(event=event, status__in=ACTIVE).values_list(
                     "pk", flat=True
                 )
             )
-            seeds = [str(reg) for reg in order if reg in active][:cut]
+            seeds = [str(reg) for reg in _pod_order(event, pod) if reg in active][: pod.cut]
             size = 1 << (len(seeds).bit_length() - 1) if seeds else 0
             pairs = topcut.bracket(seeds[:size]) if size >= 2 else []
         else:
-            winners = [
-                str(m.player_a_id if m.result == Match.Result.A else m.player_b_id)
-                for m in previous.matches.filter(division=division).order_by("table")
-            ]
-            if len(winners) < 2:
-                continue
-            pairs = topcut.next_round(winners)
-        for table, (a, b) in enumerate(pairs, start=1):
-            matches.append(
-                Match(
-                    round=round_,
-                    table=table,
-                    division=division,
-                    player_a_id=int(a),
-                    player_b_id=int(b),
+            last = played[-1]
+            if len(last) < 2:
+                continue  # its final is played
+            undecided = [m.table for m in last if winner_of(m) is None]
+            if undecided:
+                where = f" ({pod.name})" if pod.key else ""
+                raise DomainError(
+                    "top-cut-undecided",
+                    f"Table {undecided[0]}{where} has no winner: a top-cut match is decided by "
+                    "a tiebreaker game, never a tie or a double loss.",
+                    status=409,
                 )
-            )
-    if not matches:
+            pairs = topcut.next_round([str(winner_of(m)) for m in last])
+        if pairs:
+            pairs_by_pod.append((pod, pairs))
+    if not pairs_by_pod:
         raise DomainError("event-finished", "The top cut is over.", status=409)
-    Match.objects.bulk_create(matches)
+    round_ = Round.objects.create(
+        event=event, number=number, stage=Round.Stage.TOP_CUT, seed=event.seed or str(event.pk),
+        created_by=_user(by_user),
+    )  # fmt: skip
+    Match.objects.bulk_create(
+        Match(round=round_, table=table, division=pod.key, player_a_id=int(a), player_b_id=int(b))
+        for pod, pairs in pairs_by_pod
+        for table, (a, b) in enumerate(pairs, start=1)
+    )
     if event.status != Event.Status.TOP_CUT:
         event.status = Event.Status.TOP_CUT
         event.save(update_fields=["status"])
@@ -344,16 +355,29 @@ def close_round(*, round_: Round, by_user) -> Round:
     round_.save(update_fields=["status", "closed_at"])
     if round_.stage == Round.Stage.SWISS:
         request_standings(event=event, round_number=round_.number, publish_round=round_.number)
-    if _event_complete(event, round_):
+    if _event_complete(event):
         finish_event(event=event)
     return round_
 
 
-def _event_complete(event: Event, round_: Round) -> bool:
-    if round_.stage == Round.Stage.TOP_CUT:
-        # A top-cut round with one match per division still playing was the final.
-        per_division = Counter(round_.matches.values_list("division", flat=True))
-        return all(n == 1 for n in per_division.values())
-    swiss_rounds, cut = event_structure(event)
+def _event_complete(event: Event) -> bool:
+    """Every pod is done: its Swiss rounds played and, with a top cut, its final (or too few
+    players were left to seed one)."""
     swiss_count = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
-    return swiss_count >= swiss_rounds and cut < 2
+    for pod in event_pods(event):
+        if swiss_count < pod.rounds:
+            return False
+        if pod.cut < 2:
+            continue
+        played = _pod_cut_rounds(event, pod)
+        final_played = bool(played) and len(played[-1]) == 1
+        if not final_played and (played or _seedable(event, pod)):
+            return False
+    return True
+
+
+def _seedable(event: Event, pod: Pod) -> bool:
+    active = Registration.objects.filter(event=event, status__in=ACTIVE)
+    if pod.key:
+        active = active.filter(division__in=pod.divisions)
+    return active.count() >= 2

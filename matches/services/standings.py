@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from league import services as league_services
@@ -19,7 +20,8 @@ from ..models import (
     StandingsSnapshot,
     StandingsState,
 )
-from .structure import event_structure
+from .common import winner_of
+from .structure import event_pods
 
 #: How long a standings request waits on the broker, gathering the results that follow it.
 STANDINGS_COALESCE_SECONDS = 1
@@ -58,9 +60,11 @@ def request_standings(*, event: Event, round_number: int, publish_round: int | N
 
 
 def standings_rows(event: Event, *, through_round: int | None = None) -> list[dict]:
-    """The Swiss standings as rows for pages, the API and snapshots, best first. In an event
-    run with separate divisions each division is ranked on its own; combined events rank
-    everyone together (ranks within a division follow that order)."""
+    """The Swiss standings as rows for pages, the API and snapshots, best first. An event
+    run together ranks everyone at once (ranks within a division follow that order); one run
+    separately ranks each pod on its own (`structure.event_pods`), and the players of a
+    pod of several divisions are ranked together, then numbered within their own division,
+    as TOM does. With `through_round`, only what was known after that round counts."""
     regs = {
         r.pk: r
         for r in Registration.objects.filter(event=event)
@@ -75,9 +79,7 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
             if not r.late_entry_round or r.late_entry_round - 1 <= through_round
         }
     records = selectors.match_records(event, through_round=through_round)
-    # A drop after a later round is not yet a drop (the engine ignores it), and the cap on a
-    # dropped player's win rate depends on the event's number of Swiss rounds.
-    swiss_rounds, _cut = event_structure(event)
+    # A drop after a later round is not yet a drop (the engine ignores it).
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
@@ -86,47 +88,51 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
         for r in regs.values()
         if r.late_entry_round and r.late_entry_round > 1
     }
-    groups = (
-        _division_groups(regs, records)
-        if event.division_mode == Event.DivisionMode.SEPARATE
-        else {"": list(regs)}
-    )
+    separate = event.division_mode == Event.DivisionMode.SEPARATE
     rows = []
-    for _division, members in sorted(groups.items()):
-        ids = {str(pk) for pk in members}
+    for pod in event_pods(event):
+        ids = {str(pk) for pk, r in regs.items() if not pod.key or r.division in pod.divisions}
+        if not ids:
+            continue
+        pod_records = [m for m in records if m.a in ids]
         standings = compute_standings(
             sorted(ids),
-            [m for m in records if m.a in ids],
+            pod_records,
             dropped={k: v for k, v in dropped.items() if k in ids},
             late={k: v for k, v in late.items() if k in ids},
             seed=f"{event.seed or event.pk}",
             through_round=through_round,
-            swiss_rounds=swiss_rounds,
+            # The cap on a dropped player's win rate depends on the pod's Swiss rounds.
+            swiss_rounds=_pod_swiss_rounds(event, pod),
         )
+        rank_in: dict[str, int] = {}
         for s in standings:
             reg = regs[int(s.id)]
+            rank = s.rank
+            if separate and len(pod.divisions) > 1:
+                rank = rank_in[reg.division] = rank_in.get(reg.division, 0) + 1
             rows.append({
                 "registration": reg.pk, "player": reg.player.name, "player_id": reg.player.player_id,
-                "division": reg.division, "rank": s.rank, "points": s.points, "record": s.record,
+                "division": reg.division, "rank": rank, "points": s.points, "record": s.record,
                 "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
             })  # fmt: skip
     return rows
 
 
-def _division_groups(regs: dict, records) -> dict[str, list[int]]:
-    """Each division ranked on its own, except divisions that played each other (a Juniors
-    and Seniors pod of an event run in TOM): those are ranked together, as TOM does."""
-    merged = {r.division: r.division for r in regs.values()}
-    for m in records:
-        if m.b is not None and int(m.a) in regs and int(m.b) in regs:
-            da, db = regs[int(m.a)].division, regs[int(m.b)].division
-            if merged[da] != merged[db]:
-                old, new = max(merged[da], merged[db]), min(merged[da], merged[db])
-                merged = {d: new if g == old else g for d, g in merged.items()}
-    groups: dict[str, list[int]] = {}
-    for pk, r in regs.items():
-        groups.setdefault(merged[r.division], []).append(pk)
-    return groups
+def _pod_swiss_rounds(event: Event, pod) -> int:
+    """The pod's number of Swiss rounds: as planned while they are being played, as played
+    once the event is past its Swiss rounds (an event mirrored from TOM may differ from the
+    table). Never the round a snapshot is taken after: a player who dropped after round 2
+    of 5 dropped before the last Swiss round, in every snapshot."""
+    played = (
+        Match.objects.filter(
+            round__event=event, round__stage=Round.Stage.SWISS, division=pod.key
+        ).aggregate(last=Max("round__number"))["last"]
+        or 0
+    )
+    if event.status in (Event.Status.TOP_CUT, Event.Status.FINISHED):
+        return played or pod.rounds
+    return max(pod.rounds, played)
 
 
 def recompute_standings(
@@ -189,36 +195,38 @@ def recompute_standings(
 
 
 def final_placements(event: Event) -> list[tuple[int, str, int]]:
-    """(registration, division, place) for everyone: top-cut players by how far they got
-    (ties within a stage by Swiss seed), then the rest in Swiss order."""
+    """(registration, division, place) for everyone, pod by pod: top-cut players by how far
+    they got (ties within a stage by Swiss seed), then the rest in Swiss order. In an event
+    run separately, places are numbered within each division (a combined pod's players
+    keep their own division's places and prizes)."""
     rows = standings_rows(event)
+    division_of = {r["registration"]: r["division"] for r in rows}
+    separate = event.division_mode == Event.DivisionMode.SEPARATE
+    cut = Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
     out = []
-    divisions = (
-        sorted({r["division"] for r in rows})
-        if event.division_mode == Event.DivisionMode.SEPARATE
-        else [""]
-    )
-    cut_rounds = list(
-        Round.objects.filter(event=event, stage=Round.Stage.TOP_CUT).order_by("number")
-    )
-    for division in divisions:
-        swiss_order = [r["registration"] for r in rows if not division or r["division"] == division]
+    for pod in event_pods(event):
+        swiss_order = [
+            r["registration"] for r in rows if not pod.key or r["division"] in pod.divisions
+        ]
         seed_of = {reg: i for i, reg in enumerate(swiss_order)}
+        by_round: dict[int, list[Match]] = {}
+        for m in cut.filter(division=pod.key).order_by("round__number", "table"):
+            by_round.setdefault(m.round_id, []).append(m)
         placed: list[int] = []
-        for round_ in reversed(cut_rounds):
-            ms = [m for m in round_.matches.all() if not division or m.division == division]
-            if round_ is cut_rounds[-1]:
-                for m in ms:
-                    winner = m.player_a_id if m.result == Match.Result.A else m.player_b_id
-                    if winner not in placed:
-                        placed.append(winner)
-            losers = [m.player_b_id if m.result == Match.Result.A else m.player_a_id for m in ms]
-            placed.extend(
-                sorted((x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9))
+        for k, ms in enumerate(reversed(list(by_round.values()))):
+            winners = [w for w in map(winner_of, ms) if w is not None]
+            if k == 0:
+                placed += [w for w in winners if w not in placed]
+            losers = [r for m in ms for r in (m.player_a_id, m.player_b_id) if r not in winners]
+            placed += sorted(
+                (x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9)
             )
         placed += [reg for reg in swiss_order if reg not in placed]
-        division_of = {r["registration"]: r["division"] for r in rows}
-        out += [(reg, division_of[reg], place) for place, reg in enumerate(placed, start=1)]
+        count: dict[str, int] = {}
+        for reg in placed:
+            group = division_of[reg] if separate else ""
+            count[group] = count.get(group, 0) + 1
+            out.append((reg, division_of[reg], count[group]))
     return out
 
 

@@ -1,20 +1,50 @@
-"""The event's structure: how many Swiss rounds it plays and how large its top cut is."""
+"""The event's structure: its pods, and how many Swiss rounds and how large a top cut each
+plays.
+
+A *pod* is a group of players paired among themselves. An event run with its divisions
+together has one pod of everyone (key ""). An event run separately has one pod per
+division, except that a division too small to play alone joins the next older one before
+round 1 (`rules.divisions.combine_small_divisions`; too small: under the season table's
+smallest attendance, 4 by default): the pod "jr+sr" holds Juniors and Seniors, "sr+ma"
+Seniors and Masters, "all" everyone. `Match.division` holds the pod's key,
+so once round 1 is paired the pods are read from it and never change; before that they are
+what the registrations would make now (the organiser's preview).
+
+Each pod gets its own number of Swiss rounds and its own top cut from its own attendance
+(registered, checked in or dropped) through the season's table, as TOM does; the event's
+overrides (`Event.swiss_rounds`, `Event.top_cut`) apply to every pod.
+"""
 
 from __future__ import annotations
 
-from league.models import Event, Registration
+from collections import Counter
+from dataclasses import dataclass
+
+from league.models import Division, Event, Registration
+from rules import divisions as age
 from rules.scoring import structure_for, table_from_rows
 
+from ..models import Match, Round
 from .common import ACTIVE
 
+NAMES = dict(Division.choices)
 
-def event_structure(event: Event) -> tuple[int, int]:
-    """(Swiss rounds, top cut size) for the event: its overrides, else the season's table by
-    attendance."""
-    attendance = Registration.objects.filter(
-        event=event, status__in=(*ACTIVE, Registration.Status.DROPPED)
-    ).count()
-    table = table_from_rows(event.season.structure_table)
+
+@dataclass(frozen=True)
+class Pod:
+    key: str  # "" for an event run together, else a `rules.divisions.pod_key`
+    divisions: tuple[str, ...]
+    attendance: int
+    rounds: int
+    cut: int
+    reason: str = ""  # why divisions were combined ("" when they were not)
+
+    @property
+    def name(self) -> str:
+        return " and ".join(f"{NAMES.get(d, d)}s" for d in self.divisions) if self.key else ""
+
+
+def _structure(event: Event, attendance: int, table) -> tuple[int, int]:
     if attendance < table[0].min_players:
         rounds, cut = max(1, min(3, attendance - 1)), 0  # below the table: a short league night
     else:
@@ -24,3 +54,89 @@ def event_structure(event: Event) -> tuple[int, int]:
     if event.top_cut is not None:
         cut = event.top_cut
     return rounds, cut
+
+
+def _counts(event: Event) -> Counter:
+    return Counter(
+        Registration.objects.filter(
+            event=event, status__in=(*ACTIVE, Registration.Status.DROPPED)
+        ).values_list("division", flat=True)
+    )
+
+
+def _fixed_pods(event: Event, present: set[str]) -> list[tuple[str, ...]] | None:
+    """The pods round 1 was paired in, or None before round 1. A division that was not
+    there at round 1 (a late entrant's) joins the pod of the nearest older division, else
+    the nearest younger."""
+    keys = set(
+        Match.objects.filter(
+            round__event=event, round__stage=Round.Stage.SWISS, round__number=1
+        ).values_list("division", flat=True)
+    )
+    pods = []
+    for key in keys:
+        try:
+            pods.append(age.pod_divisions(key))
+        except ValueError:
+            return None  # an event paired before pods had keys: pair by division
+    if not pods:
+        return None
+    pods.sort(key=lambda pod: age.ORDER.index(pod[0]))
+    placed = {d for pod in pods for d in pod}
+    for division in sorted(present - placed, key=age.ORDER.index):
+        rank = age.ORDER.index(division)
+        older = [k for k, pod in enumerate(pods) if age.ORDER.index(pod[0]) > rank]
+        k = older[0] if older else len(pods) - 1
+        pods[k] = tuple(sorted((*pods[k], division), key=age.ORDER.index))
+    return pods
+
+
+def event_pods(event: Event) -> list[Pod]:
+    """The event's pods, youngest first, each with its attendance, rounds and top cut."""
+    counts = _counts(event)
+    table = table_from_rows(event.season.structure_table)
+    if event.division_mode != Event.DivisionMode.SEPARATE:
+        attendance = sum(counts.values())
+        present = tuple(d for d in age.ORDER if counts[d])
+        return [Pod("", present, attendance, *_structure(event, attendance, table))]
+    present = {d for d, n in counts.items() if n}
+    minimum = table[0].min_players  # the smallest attendance the season's table knows
+    grouped = _fixed_pods(event, present) or age.combine_small_divisions(
+        {d: counts[d] for d in present}, minimum=minimum
+    )
+    pods = []
+    for divisions in grouped:
+        attendance = sum(counts[d] for d in divisions)
+        reason = ""
+        if len(divisions) > 1:
+            small = [
+                f"{NAMES[d]}s: {counts[d]} player{'s' if counts[d] != 1 else ''}"
+                for d in divisions
+                if counts[d] < minimum
+            ]
+            reason = (
+                f"{', '.join(small)}, fewer than the {minimum} a division needs "
+                "to play on its own: paired together, ranked and awarded in their own divisions."
+            )
+        rounds, cut = _structure(event, attendance, table)
+        pods.append(Pod(age.pod_key(divisions), divisions, attendance, rounds, cut, reason))
+    return pods
+
+
+def pod_of(pods: list[Pod], division: str) -> Pod | None:
+    """The pod a division plays in."""
+    return next((p for p in pods if not p.key or division in p.divisions), None)
+
+
+def event_structure(event: Event) -> tuple[int, int]:
+    """(Swiss rounds, top cut size) for the event: its overrides, else the season's table by
+    attendance. With separate divisions: the most any pod plays (see `event_pods`)."""
+    pods = event_pods(event)
+    if not pods:
+        return _structure(event, 0, table_from_rows(event.season.structure_table))
+    return structure_of(pods)
+
+
+def structure_of(pods: list[Pod]) -> tuple[int, int]:
+    """(the most Swiss rounds, the largest top cut) of some pods."""
+    return max((p.rounds for p in pods), default=0), max((p.cut for p in pods), default=0)

@@ -22,7 +22,7 @@ from rules import topcut
 
 from .. import selectors, services
 from ..models import Match, Round, StandingsSnapshot
-from ..presenters import DIVISION_NAMES, division_groups
+from ..presenters import DIVISION_NAMES, division_groups, structure_lines
 
 
 def event_detail(request, event_id: int):
@@ -43,7 +43,8 @@ def event_detail(request, event_id: int):
             .order_by("player__name")
         )
     standings = selectors.visible_standings(event, published_only=not staff)
-    swiss_rounds, top_cut = services.event_structure(event)
+    pods = services.event_pods(event)
+    swiss_rounds, top_cut = services.structure_of(pods)
     return render(
         request,
         "matches/event_detail.html",
@@ -65,6 +66,7 @@ def event_detail(request, event_id: int):
             "has_standings": standings.exists(),
             "published_lists": published_lists,
             "swiss_rounds": swiss_rounds,
+            "structure": structure_lines(event, pods),
             "top_cut": top_cut,
             "has_bracket": any(r.stage == Round.Stage.TOP_CUT and r.is_public for r in rounds)
             or (staff and any(r.stage == Round.Stage.TOP_CUT for r in rounds)),
@@ -108,7 +110,8 @@ def event_dashboard(request, event_id: int):
         .select_related("round", "player_a__player", "player_b__player")
         .order_by("round__number", "table")
     )
-    swiss_rounds, top_cut = services.event_structure(event)
+    pods = services.event_pods(event)
+    swiss_rounds, top_cut = services.structure_of(pods)
     return render(
         request,
         "matches/dashboard.html",
@@ -125,6 +128,7 @@ def event_dashboard(request, event_id: int):
             "can_pair": (current is None or current.status == Round.Status.CLOSED)
             and event.status != Event.Status.FINISHED,
             "swiss_rounds": swiss_rounds,
+            "structure": structure_lines(event, pods),
             "top_cut": top_cut,
             "has_top_cut": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
             "has_standings": StandingsSnapshot.objects.filter(event=event).exists(),
