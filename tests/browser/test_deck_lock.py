@@ -58,6 +58,9 @@ def test_publishing_round_one_locks_the_list_for_the_player_not_the_staff(site, 
     assert "pairings published" in organiser.inner_text(".messages")
 
     # --- the player: the event page, the deck page, a forced POST, the API -----------------
+    player.goto(f"{base}/me/")
+    mine = player.inner_text(f"#event-{event.pk}")
+    assert "(locked)" in mine and "Fix your deck" not in mine and "Submit your deck" not in mine
     player.goto(f"{base}{event_path}")
     you = player.inner_text("#you")
     assert "Edit your deck" not in you and "View your deck" in you and "(locked)" in you
