@@ -24,11 +24,18 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# `make run CARDS=../shared/data/pokemon-tcg` also imports a full card database in the
+# pokemon-tcg-data layout (idempotent), so a real list can be pasted; `PORT=8001` if 8000
+# is taken.
+CARDS ?=
+PORT ?= 8000
+
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py import_cards decks/sample_data
+	$(if $(CARDS),$(PY) manage.py import_cards $(CARDS))
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install
 	$(BIN)/ruff check .

@@ -2,10 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.favicon import favicon
 from league import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
+    path("favicon.svg", favicon, {"name": "favicon.svg"}, name="favicon-svg"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -125,14 +125,17 @@ def _random_payload(rng: random.Random, best_of: int, top_cut: bool) -> dict:
     return {"games": games, "at_time": at_time}
 
 
-def _report_round(round_: Round, rng: random.Random, staff) -> None:
+def _report_round(round_: Round, rng: random.Random, staff, share: float = 1.0) -> None:
+    """Report the round's results; with `share` below 1, only that share of its matches
+    (the top tables first), so a demo round has results both in and missing."""
     event = round_.event
     top_cut = round_.stage == Round.Stage.TOP_CUT
     matches = list(
-        round_.matches.filter(player_b__isnull=False).select_related(
-            "player_a__player__user", "player_b__player__user"
-        )
+        round_.matches.filter(player_b__isnull=False)
+        .select_related("player_a__player__user", "player_b__player__user")
+        .order_by("table", "id")
     )
+    matches = matches[: round(len(matches) * share)]
     # One transaction per round: the results of a busy round reach the standings task as one
     # request, as they would when they arrive within the task's coalescing window.
     with transaction.atomic():
@@ -174,11 +177,12 @@ def simulation_season(staff) -> Season:
 
 def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, drop_rate: float = 0.03,
                    season: Season | None = None, staff=None, name: str | None = None,
-                   stop_after_round: int | None = None, emails: bool = False,
-                   progress=None) -> SimulationReport:  # fmt: skip
+                   stop_after_round: int | None = None, report_share: float = 0.0,
+                   emails: bool = False, progress=None) -> SimulationReport:  # fmt: skip
     """Create an event in `season` (a simulation league by default) and play it through.
     `players` is a count of new players or a list of existing ones; `stop_after_round`
-    leaves the event running after that round's results (for demos); `emails` gives new
+    leaves the event running after that round's results (for demos), with the next round
+    paired, published and `report_share` of its results reported; `emails` gives new
     players e-mail addresses, so notifications are mailed too, not only put in inboxes."""
     rng = random.Random(seed)
     ensure_default_formats()
@@ -218,6 +222,8 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
         report.rounds += 1
         services.start_clock(round_=round_, by_user=staff)
         if stop_after_round is not None and round_.number > stop_after_round:
+            if report_share:
+                _report_round(round_, rng, staff, share=report_share)
             break
         started = time.perf_counter()
         _report_round(round_, rng, staff)

@@ -105,7 +105,7 @@ def deck_submit(request, event_id: int):
             "event": event,
             "registration": registration,
             "form": form,
-            "locked": services.deck_locked(event),
+            "locked": services.deck_lock(event, registration),
             "checked": checked,
             "shown": shown,
             "verdict": _submission_verdict(shown),
@@ -159,7 +159,7 @@ def event_decks(request, event_id: int):
     return render(
         request,
         "decks/event_decks.html",
-        {"event": event, "rows": rows, "summary": summary, "locked": services.deck_locked(event)},
+        {"event": event, "rows": rows, "summary": summary, "locked": services.deck_lock(event)},
     )
 
 
@@ -200,6 +200,6 @@ def event_deck_detail(request, event_id: int, registration_id: int):
             "shown": shown,
             "verdict": _submission_verdict(shown),
             "versions": versions if private else [],
-            "locked": services.deck_locked(event),
+            "locked": services.deck_lock(event, registration),
         },
     )

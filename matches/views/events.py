@@ -54,7 +54,7 @@ def event_detail(request, event_id: int):
             "registration": registration,
             "player": player,
             "deck": registration.current_deck if registration else None,
-            "deck_locked": league_services.deck_locked(event),
+            "deck_lock": league_services.deck_lock(event, registration),
             "can_register": bool(player)
             and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
             and (registration is None or registration.status == Registration.Status.WITHDRAWN),

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import render
 
+from league import services as league_services
 from league.models import DeckSubmission, Event, Registration
 
 from .. import selectors
@@ -85,6 +86,7 @@ def my_events(request):
         matches = lines.get(registration.pk, [])
         kinds = [line["kind"] for line in matches]
         card = cards.get(registration.pk)
+        registration.deck_lock = league_services.deck_lock(registration.event, registration)
         row = {
             "registration": registration,
             "event": registration.event,

@@ -249,7 +249,7 @@ def test_staff_store_a_new_version_for_a_player_after_the_deadline(
     assert "Version 1 saved" in page
     submission = DeckSubmission.objects.get(registration=registration)
     assert submission.after_deadline and submission.submitted_by == organiser
-    assert "changed by staff after the deadline" in page and "<td>oak</td>" in page
+    assert "changed by staff after the list locked" in page and "<td>oak</td>" in page
 
 
 def test_a_staff_check_only_stores_nothing(client, event, ash, organiser, deck_text):

@@ -191,3 +191,12 @@ def test_event_detail_lists_published_rounds_only_and_the_players_table(
 
     client.force_login(organiser)
     assert reverse("round-pairings", args=[event.pk, 2]) in client.get(url).content.decode()
+
+
+def test_the_site_icon_is_served(client):
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico["Content-Type"] == "image/x-icon"
+    assert ico.content[:4] == b"\x00\x00\x01\x00" and "max-age" in ico["Cache-Control"]
+    svg = client.get("/favicon.svg")
+    assert svg.status_code == 200 and svg.content.startswith(b"<svg")
+    assert 'rel="icon"' in client.get("/").content.decode()

@@ -61,7 +61,8 @@ class Command(BaseCommand):
         finished = simulate_event(players=regulars, seed=11, season=season, staff=admin,
                                   name="League Cup", best_of=3)  # fmt: skip
         running = simulate_event(players=regulars[:8], seed=12, season=season, staff=admin,
-                                 name="Friday League Night", best_of=1, stop_after_round=1)  # fmt: skip
+                                 name="Friday League Night", best_of=1, stop_after_round=1,
+                                 report_share=0.5)  # fmt: skip
         upcoming = Event.objects.create(
             season=season, name="League Challenge", slug="league-challenge",
             format=Format.objects.get(key="standard"), best_of=1,
