@@ -23,7 +23,7 @@ SITE_CODES = {
     "event-finished", "event-started", "invalid-event", "invalid-result", "not-active",
     "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
     "registration-closed", "result-final", "result-incomplete", "results-missing",
-    "round-closed", "round-not-public", "round-open", "unknown-kind",
+    "round-closed", "round-not-public", "round-open", "unknown-kind", "bad-unsubscribe-link",
 }  # fmt: skip
 ENGINE_CODES = {
     "bad_attendance", "bad_attendance_table", "bad_input", "bad_json", "bad_player_id",
