@@ -176,6 +176,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Redis: kombu has no socket timeout unless given one; a hung server would hang the page.
     "socket_timeout": BROKER_TIMEOUT_SECONDS,
     "socket_connect_timeout": BROKER_CONNECT_TIMEOUT_SECONDS,
+    # kombu's own reconnect loop when a publisher opens its channel: one try, no wait (the
+    # worker's consumer reconnects by `broker_connection_retry`, not by these).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0,
+    "interval_max": 0,
     # Redis re-delivers an unacknowledged task after this: longer than the longest task (a
     # batch of 200 e-mails at 30 a minute takes under 7 minutes; the relay re-dispatches
     # the rows of a lost batch long before).

@@ -74,7 +74,7 @@ class Rig:
 def rig(request):
     from config.celery import app
 
-    saved = (app.conf.broker_url, app.conf.task_default_queue, app.conf.task_always_eager)
+    saved = (app.conf.broker_write_url, app.conf.task_default_queue, app.conf.task_always_eager)
     rigs = []
 
     def make(handler=None, *, page_broker_url=None):
@@ -84,7 +84,7 @@ def rig(request):
         return made
 
     def point_app(url, queue):
-        app.conf.broker_url = url
+        app.conf.broker_write_url = url  # what publishing uses (`connection_for_write`)
         app.conf.task_default_queue = queue
         app.conf.task_always_eager = False
         app._pool = None
@@ -95,10 +95,17 @@ def rig(request):
     yield make
     for made in rigs:
         made.close()
-    app.conf.broker_url, app.conf.task_default_queue, app.conf.task_always_eager = saved
+    app.conf.broker_write_url, app.conf.task_default_queue, app.conf.task_always_eager = saved
     app._pool = None
     app.amqp._producer_pool = None
     outbox._broker_down_until = 0.0
+
+
+def app_publishes_to(url: str) -> bool:
+    from config.celery import app
+
+    with app.connection_for_write() as connection:
+        return connection.port == int(url.rsplit(":", 1)[1].split("/")[0])
 
 
 def users(count: int, tag: str):
@@ -160,6 +167,7 @@ def test_broker_down_at_publish_and_close_pages_answer_and_all_is_delivered_late
     client.force_login(staff)
 
     rigged.broker.stop()
+    assert app_publishes_to(rigged.broker.url)
     published, publish_seconds = _post_action(client, event, round_, "publish")
     _finish_matches(round_, staff)
     closed, close_seconds = _post_action(client, event, round_, "close")
@@ -186,6 +194,7 @@ def test_a_hung_broker_keeps_pages_answering_within_3_seconds(rig, client, make_
     handler = faults.RecordingHandler()
     rigged = rig(handler, page_broker_url=hung.url)
     rigged.start_worker()  # on the real broker: its relay delivers what the pages recorded
+    assert app_publishes_to(hung.url)
     event, round_ = _pair_event(make_event, staff)
     client.force_login(staff)
     try:
@@ -197,6 +206,7 @@ def test_a_hung_broker_keeps_pages_answering_within_3_seconds(rig, client, make_
         hung.close()
 
     print(f"\n[hung broker] publish {publish_seconds:.2f} s, close {close_seconds:.2f} s")
+    assert "as soon as it is back" in dashboard.content.decode()
     assert (published.status_code, closed.status_code, dashboard.status_code) == (302, 302, 200)
     assert publish_seconds < 3 and close_seconds < 3
     faults.wait_for(
