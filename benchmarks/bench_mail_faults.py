@@ -29,7 +29,7 @@ def main() -> int:
         if found:
             name, figures, recovery = found.groups()
             rows.append((name, ast.literal_eval(figures), recovery))
-        elif line.startswith("[hung broker]"):
+        elif line.startswith(("[hung broker]", "[broker down] publish")):
             print(line)
     print(f"{'scenario':<26}{'expected':>9}{'once':>6}{'lost':>6}{'copies':>7}{'recovery s':>12}")
     for name, f, recovery in rows:
