@@ -5,7 +5,7 @@ each: a page publishing to a broker that is down waited about 4 s. Publishing he
 once, within the socket timeouts of the settings' "Broker and mail" block; the worker's
 consumer reconnects by Celery's `broker_connection_retry`, and work that was not
 published is found by the relay (`notifications.outbox`). Used for `redis://` brokers
-(`CELERY_BROKER_TRANSPORT` in the settings).
+(registered for the `redis` scheme in `config/celery.py`).
 """
 
 from kombu.transport import redis as kombu_redis

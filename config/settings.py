@@ -190,8 +190,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "read_timeout": BROKER_TIMEOUT_SECONDS,
     "write_timeout": BROKER_TIMEOUT_SECONDS,
 }
-if CELERY_BROKER_URL.startswith("redis://"):
-    CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # one try per publish (config/broker.py)
+# `redis://` brokers use `config.broker.Transport` (one try per publish; config/celery.py).
 CELERY_REDIS_SOCKET_TIMEOUT = BROKER_TIMEOUT_SECONDS
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = BROKER_CONNECT_TIMEOUT_SECONDS
 # Tasks are idempotent: acknowledged when done, re-delivered if their worker dies.
