@@ -3,6 +3,7 @@
 from django.urls import path
 
 from matches import views
+from matches.views.mail import round_mail_retry
 
 urlpatterns = [
     path(
@@ -14,6 +15,11 @@ urlpatterns = [
         "matches/<int:match_id>/quick-result/",
         views.match_quick_result,
         name="match-result-quick",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/mail/retry/",
+        round_mail_retry,
+        name="round-mail-retry",
     ),
     path("events/<int:event_id>/bracket/", views.event_bracket, name="event-bracket"),
     path(

@@ -136,10 +136,6 @@ EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "league@localhost")
 # Links in e-mails are made absolute with this.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
-# Transient SMTP failures: attempts before a notification is marked failed, and the base of
-# the exponential backoff between them (seconds).
-NOTIFICATION_MAX_ATTEMPTS = int(os.environ.get("NOTIFICATION_MAX_ATTEMPTS", "5"))
-NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS", "30"))
 
 # --- Celery -------------------------------------------------------------------------
 # No broker: run tasks in the caller's process, so the quick start needs nothing else (the
@@ -148,7 +144,6 @@ CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
-CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -168,6 +163,57 @@ CELERY_BEAT_SCHEDULE = {
     },
     "matches.round-clocks": {"task": "matches.send_round_clock_reminders", "schedule": 60.0},
 }
+
+# --- Broker and mail -----------------------------------------------------------------
+# Nothing a page does may wait on, or fail with, the broker (issue 15). Publishing gives up
+# after a second or two and is never retried in the request: the work is already recorded
+# in the database (notification rows, `notifications.OutboxTask`) and the relay
+# (`notifications.relay`, every `NOTIFICATION_RELAY_SECONDS`) dispatches what is due.
+BROKER_TIMEOUT_SECONDS = float(os.environ.get("BROKER_TIMEOUT_SECONDS", "1.5"))
+BROKER_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("BROKER_CONNECT_TIMEOUT_SECONDS", "1"))
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_CONNECT_TIMEOUT_SECONDS
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Redis: kombu has no socket timeout unless given one; a hung server would hang the page.
+    "socket_timeout": BROKER_TIMEOUT_SECONDS,
+    "socket_connect_timeout": BROKER_CONNECT_TIMEOUT_SECONDS,
+    # kombu's own reconnect loop when a publisher opens its channel: one try, no wait (the
+    # worker's consumer reconnects by `broker_connection_retry`, not by these).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0,
+    "interval_max": 0,
+    # Redis re-delivers an unacknowledged task after this: longer than the longest task (a
+    # batch of 200 e-mails at 30 a minute takes under 7 minutes; the relay re-dispatches
+    # the rows of a lost batch long before).
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "1800")),
+    # RabbitMQ (py-amqp): reads and writes on an established connection.
+    "read_timeout": BROKER_TIMEOUT_SECONDS,
+    "write_timeout": BROKER_TIMEOUT_SECONDS,
+}
+# `redis://` brokers use `config.broker.Transport` (one try per publish; config/celery.py).
+CELERY_REDIS_SOCKET_TIMEOUT = BROKER_TIMEOUT_SECONDS
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = BROKER_CONNECT_TIMEOUT_SECONDS
+# Tasks are idempotent: acknowledged when done, re-delivered if their worker dies.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# After a failed publish, skip the broker for this long (the relay picks the work up), so a
+# page that dispatches several tasks waits on a dead broker once, not once per task.
+BROKER_BACKOFF_SECONDS = float(os.environ.get("BROKER_BACKOFF_SECONDS", "10"))
+# How often the relay (beat) looks for due work; how long a worker's claim on an e-mail or
+# an outbox task lives (after it the row is due again); how long fresh work is left to
+# its own after-commit dispatch before the relay sends it again.
+NOTIFICATION_RELAY_SECONDS = float(os.environ.get("NOTIFICATION_RELAY_SECONDS", "60"))
+NOTIFICATION_LEASE_SECONDS = float(os.environ.get("NOTIFICATION_LEASE_SECONDS", "45"))
+NOTIFICATION_RELAY_GRACE_SECONDS = float(os.environ.get("NOTIFICATION_RELAY_GRACE_SECONDS", "20"))
+# Mail policy: messages per minute the sender keeps to (0: no limit); transient refusals
+# back off exponentially from the base to the cap, for at most the budget (hours after
+# the notification was written), then the row is `failed` with an ERROR log line.
+NOTIFICATION_SEND_RATE_PER_MINUTE = float(os.environ.get("NOTIFICATION_SEND_RATE_PER_MINUTE", "60"))
+NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS", "30"))
+NOTIFICATION_RETRY_MAX_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_MAX_SECONDS", "900"))
+NOTIFICATION_RETRY_BUDGET_HOURS = float(os.environ.get("NOTIFICATION_RETRY_BUDGET_HOURS", "24"))
+# --- end of Broker and mail -------------------------------------------------------------
 
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {

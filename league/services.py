@@ -8,7 +8,6 @@ the management commands all call these; none of them writes league rows by itsel
 from __future__ import annotations
 
 from datetime import date, timedelta
-from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -16,6 +15,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from decks.services import check_decklist
+from notifications import outbox
 from rules.divisions import division_for
 from rules.errors import DomainError
 from rules.league_points import PointsTable, leaderboard
@@ -247,9 +247,8 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
         submitted_by=by_user if by_user and by_user.is_authenticated else None,
         after_deadline=bool(lock),
     )
-    from .tasks import notify_deck_verdict
-
-    transaction.on_commit(partial(notify_deck_verdict.delay, submission.pk))
+    # Recorded with the submission, dispatched after commit (or by the relay).
+    outbox.record_task("league.notify_deck_verdict", args=[submission.pk])
     return submission
 
 
@@ -281,10 +280,7 @@ def record_placements(*, event: Event, placements: list[tuple[int, str, int]]) -
                        points=table.points_for(place))
         for reg, division, place in placements
     )  # fmt: skip
-    from .tasks import recompute_season_points as task
-
-    season_id = event.season_id
-    transaction.on_commit(lambda: task.delay(season_id))
+    outbox.record_task("league.recompute_season_points", args=[event.season_id])
 
 
 @transaction.atomic

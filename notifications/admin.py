@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 
 from . import services
-from .models import EmailPreference, EmailStatus, Notification
+from .models import EmailPreference, EmailStatus, Notification, OutboxTask
 
 
 @admin.register(Notification)
@@ -23,7 +23,15 @@ class NotificationAdmin(admin.ModelAdmin):
     list_select_related = ["recipient"]
     raw_id_fields = ["recipient"]
     date_hierarchy = "created_at"
-    readonly_fields = ["key", "created_at", "email_attempts", "email_error", "emailed_at"]
+    readonly_fields = [
+        "key",
+        "created_at",
+        "email_attempts",
+        "email_error",
+        "emailed_at",
+        "email_next_attempt_at",
+        "email_lease_until",
+    ]
     actions = ["retry_email"]
 
     @admin.action(description="Send the e-mail again (failed only)")
@@ -38,3 +46,10 @@ class EmailPreferenceAdmin(admin.ModelAdmin):
     list_display = ["user", "kinds", "updated_at"]
     raw_id_fields = ["user"]
     search_fields = [f"user__{get_user_model().USERNAME_FIELD}"]
+
+
+@admin.register(OutboxTask)
+class OutboxTaskAdmin(admin.ModelAdmin):
+    list_display = ["id", "task", "args", "due_at", "dispatched_at", "done_at", "attempts"]
+    list_filter = ["task", ("done_at", admin.EmptyFieldListFilter)]
+    readonly_fields = [f.name for f in OutboxTask._meta.fields]

@@ -1,36 +1,64 @@
-"""Delivering e-mail: one batch of notification ids per call, a row lock per notification so
-nothing is sent twice, permanent SMTP failures marked at once and transient ones left for
-the task to retry with backoff (`notifications.tasks`). `notifications.services` writes the
-rows and queues the batches.
+"""Delivering e-mail: the mail policy for real servers.
+
+`deliver_emails` sends one batch of notification ids over one SMTP connection. For each
+row it records the attempt first (attempts + 1 and a lease of `NOTIFICATION_LEASE_SECONDS`,
+committed), then sends, then marks it sent. A worker that dies after the server's 250 and
+before that commit leaves the row pending with a lease: when the lease runs out the relay
+sends it again, with the same Message-ID (derived from the notification's key), so the
+receiving side can drop the copy.
+
+- A permanent refusal (5xx for this message) fails that row at once (ERROR log); the
+  batch goes on.
+- A transient refusal (4xx, a dropped or refused connection, a timeout) charges only the
+  refused row, which is due again after `retry_countdown(attempts - 1)` (exponential from
+  `NOTIFICATION_RETRY_BASE_SECONDS`, capped at `NOTIFICATION_RETRY_MAX_SECONDS`); the rows
+  not reached are backed off by the base delay without being charged, and returned in
+  `retry`. A row still refused `NOTIFICATION_RETRY_BUDGET_HOURS` after it was written is
+  `failed` (ERROR log).
+- Workers keep together to `NOTIFICATION_SEND_RATE_PER_MINUTE` (`MailPace`); eager
+  in-process runs (quick start, tests) do not pace.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import math
 import smtplib
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
+from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from .models import EmailStatus, Notification
+from .models import EmailStatus, MailPace, Notification
 
 logger = logging.getLogger(__name__)
 
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
-def max_attempts() -> int:
-    return int(getattr(settings, "NOTIFICATION_MAX_ATTEMPTS", 5))
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
 
 
 def retry_countdown(retries: int) -> float:
-    """Seconds to wait before retry number `retries + 1`: `base * 2**retries`."""
-    return float(getattr(settings, "NOTIFICATION_RETRY_BASE_SECONDS", 30)) * 2**retries
+    """Seconds before retry number `retries + 1`: `base * 2**retries`, at most the cap."""
+    base = _setting("NOTIFICATION_RETRY_BASE_SECONDS", 30)
+    return min(_setting("NOTIFICATION_RETRY_MAX_SECONDS", 900), base * 2 ** min(retries, 30))
+
+
+def retry_budget() -> timedelta:
+    return timedelta(hours=_setting("NOTIFICATION_RETRY_BUDGET_HOURS", 24))
 
 
 @dataclass
@@ -43,115 +71,182 @@ class DeliveryReport:
     retry: list[int] = field(default_factory=list)
     #: The transient error that stopped the run, if any.
     error: str = ""
+    #: Seconds until the earliest row in `retry` is due.
+    retry_in: float = 0.0
 
     def as_dict(self) -> dict:
         return {"sent": self.sent, "failed": self.failed, "retry": self.retry, "error": self.error}
 
 
 def deliver_emails(*, notification_ids: Iterable[int]) -> DeliveryReport:
-    """Send the e-mail of each pending notification in `notification_ids`, once.
-
-    Rows that are not pending (sent, failed, not requested) or are locked by another
-    worker are skipped. A refusal the server calls permanent (5xx for this message) marks
-    the row failed and delivery goes on. A transient error (`OSError`, which includes
-    `smtplib.SMTPException`) stops the run: the failing row and the rows not reached yet
-    each count one attempt and record the error; those that reached
-    `NOTIFICATION_MAX_ATTEMPTS` are marked failed, the others are returned in `retry`.
-    """
+    """Send the e-mail of each pending, due notification in `notification_ids` that no
+    other worker is sending, once, over one connection (see the module docstring)."""
     ids = sorted(set(notification_ids))
     report = DeliveryReport()
     connection = get_connection()
+    opened = False
+    pace = not current_app.conf.task_always_eager
     try:
         for index, notification_id in enumerate(ids):
-            status, error = _deliver_one(notification_id, connection)
-            if status == EmailStatus.SENT:
-                report.sent.append(notification_id)
-            elif status == EmailStatus.FAILED and not error:
+            notification = _claim(notification_id)
+            if notification is None:
+                continue
+            address = getattr(notification.recipient, notification.recipient.get_email_field_name())
+            if not address:
+                _fail(notification, "The recipient has no e-mail address.")
                 report.failed.append(notification_id)
-            if error:
+                continue
+            if pace:
+                _wait_for_slot()
+            try:
+                if not opened:
+                    connection.open()
+                    opened = True
+                connection.send_messages([build_email(notification, address, connection)])
+            except OSError as exc:
+                error = _describe(exc)
+                if _is_permanent(exc):
+                    _fail(notification, error)
+                    report.failed.append(notification_id)
+                    continue
                 _close_quietly(connection)
                 report.error = error
-                _record_attempt(ids[index + 1 :], error)
-                for pk, current in Notification.objects.filter(pk__in=ids[index:]).values_list(
-                    "pk", "email_status"
-                ):
-                    if current == EmailStatus.PENDING:
-                        report.retry.append(pk)
-                    elif current == EmailStatus.FAILED:
-                        report.failed.append(pk)
+                if _refused(notification, error):
+                    report.failed.append(notification_id)
+                else:
+                    report.retry.append(notification_id)
+                report.retry += _back_off(ids[index + 1 :], error)
                 break
+            Notification.objects.filter(pk=notification_id).update(
+                email_status=EmailStatus.SENT, emailed_at=timezone.now(), email_lease_until=None
+            )
+            report.sent.append(notification_id)
     finally:
         _close_quietly(connection)
-    if report.error:
+    if report.retry:
+        due = Notification.objects.filter(pk__in=report.retry).values_list(
+            "email_next_attempt_at", flat=True
+        )
+        now = timezone.now()
+        report.retry_in = max(0, math.ceil(min((d - now).total_seconds() if d else 0 for d in due)))
         logger.warning(
-            "E-mail delivery interrupted (%s): %d to retry, %d failed",
+            "E-mail delivery paused (%s): %d to retry in %.0f s",
             report.error,
             len(report.retry),
-            len(report.failed),
+            report.retry_in,
         )
     return report
 
 
-def _deliver_one(notification_id: int, connection) -> tuple[str | None, str]:
-    """Claim, send and mark one row. Returns (its status now, or None if skipped; the
-    transient error, or "")."""
+def _claim(notification_id: int) -> Notification | None:
+    """Record an attempt on the row (attempts + 1, a lease) and commit, if it is pending,
+    due and not leased by a live attempt; None otherwise."""
+    now = timezone.now()
     with transaction.atomic():
         notification = (
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("recipient")
             .filter(pk=notification_id, email_status=EmailStatus.PENDING)
+            .filter(Q(email_next_attempt_at__isnull=True) | Q(email_next_attempt_at__lte=now))
+            .filter(Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now))
             .first()
         )
         if notification is None:
-            return None, ""
-        address = getattr(notification.recipient, notification.recipient.get_email_field_name())
-        if not address:
-            _mark(notification, EmailStatus.FAILED, "The recipient has no e-mail address.")
-            return EmailStatus.FAILED, ""
-        try:
-            connection.send_messages([build_email(notification, address, connection)])
-        except OSError as exc:
-            error = _describe(exc)
-            if _is_permanent(exc):
-                _mark(notification, EmailStatus.FAILED, error)
-                return EmailStatus.FAILED, ""
-            notification.email_attempts += 1
-            notification.email_error = error
-            if notification.email_attempts >= max_attempts():
-                notification.email_status = EmailStatus.FAILED
-            notification.save(update_fields=["email_attempts", "email_error", "email_status"])
-            return notification.email_status, error
-        notification.emailed_at = timezone.now()
-        _mark(notification, EmailStatus.SENT)
-        return EmailStatus.SENT, ""
+            return None
+        notification.email_attempts += 1
+        notification.email_lease_until = now + timedelta(
+            seconds=_setting("NOTIFICATION_LEASE_SECONDS", 45)
+        )
+        notification.save(update_fields=["email_attempts", "email_lease_until"])
+    return notification
 
 
-def _mark(notification: Notification, status: str, error: str | None = None) -> None:
-    notification.email_status = status
-    notification.email_attempts += 1
-    fields = ["email_status", "email_attempts", "emailed_at"]
-    if error is not None:
-        notification.email_error = error
-        fields.append("email_error")
-    notification.save(update_fields=fields)
+def _fail(notification: Notification, error: str) -> None:
+    Notification.objects.filter(pk=notification.pk).update(
+        email_status=EmailStatus.FAILED, email_error=error, email_lease_until=None
+    )
+    logger.error(
+        "E-mail %s (%s) failed for good after %d attempt(s): %s",
+        notification.pk,
+        notification.key,
+        notification.email_attempts,
+        error,
+    )
 
 
-def _record_attempt(notification_ids: Sequence[int], error: str) -> None:
-    """Count a failed attempt for pending rows a transient error kept us from reaching."""
+def _refused(notification: Notification, error: str) -> bool:
+    """Charge a transient refusal to this row: due again after its backoff, or failed when
+    the retry budget is spent. Returns whether it failed."""
+    now = timezone.now()
+    if now - notification.created_at >= retry_budget():
+        _fail(notification, error)
+        return True
+    delay = retry_countdown(notification.email_attempts - 1)
+    Notification.objects.filter(pk=notification.pk).update(
+        email_error=error,
+        email_lease_until=None,
+        email_next_attempt_at=now + timedelta(seconds=delay),
+    )
+    return False
+
+
+def _back_off(notification_ids: list[int], error: str) -> list[int]:
+    """Put the rows a transient error kept us from reaching back by the base delay, not
+    charged. Returns the ids still pending."""
     if not notification_ids:
+        return []
+    later = timezone.now() + timedelta(seconds=retry_countdown(0))
+    pending = Notification.objects.filter(pk__in=notification_ids, email_status=EmailStatus.PENDING)
+    pending.filter(
+        Q(email_next_attempt_at__isnull=True) | Q(email_next_attempt_at__lt=later)
+    ).update(email_next_attempt_at=later)
+    return list(pending.values_list("pk", flat=True))
+
+
+def _wait_for_slot() -> None:
+    """Sleep until this worker may send the next message at the configured rate."""
+    rate = _setting("NOTIFICATION_SEND_RATE_PER_MINUTE", 60)
+    if rate <= 0:
         return
+    interval = timedelta(seconds=60 / rate)
+    MailPace.objects.get_or_create(pk=1)
     with transaction.atomic():
-        claimed = list(
-            Notification.objects.select_for_update(skip_locked=True)
-            .filter(pk__in=notification_ids, email_status=EmailStatus.PENDING)
-            .values_list("pk", flat=True)
-        )
-        Notification.objects.filter(pk__in=claimed).update(
-            email_attempts=F("email_attempts") + 1, email_error=error
-        )
-        Notification.objects.filter(pk__in=claimed, email_attempts__gte=max_attempts()).update(
-            email_status=EmailStatus.FAILED
-        )
+        pace = MailPace.objects.select_for_update().get(pk=1)
+        now = timezone.now()
+        slot = min(max(now, pace.next_slot_at), now + timedelta(minutes=1))
+        pace.next_slot_at = slot + interval
+        pace.save(update_fields=["next_slot_at"])
+    wait = (slot - now).total_seconds()
+    if wait > 0:
+        time.sleep(wait)
+
+
+# --- The message ----------------------------------------------------------------------
+
+
+def message_id(notification: Notification) -> str:
+    """The same for every attempt of one notification: a copy can be recognised."""
+    digest = hashlib.sha256(notification.key.encode()).hexdigest()[:32]
+    domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2].strip("> ") or "localhost"
+    return f"<notification.{digest}@{domain}>"
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """(user id, kind); `signing.BadSignature` for a token we did not make."""
+    user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    return int(user_id), str(kind)
+
+
+def greeting_name(user) -> str:
+    """The player's name when the user has a player profile, else their full name or
+    username."""
+    player = getattr(user, "player", None)
+    name = getattr(player, "name", "") if player is not None else ""
+    return name or user.get_full_name() or user.get_username()
 
 
 def build_email(
@@ -159,20 +254,30 @@ def build_email(
 ) -> EmailMultiAlternatives:
     """The e-mail for `notification`: `notifications/email/<kind>.txt` and `.html`, or
     `default.txt` and `default.html` when the kind has none."""
+    unsubscribe_link = _absolute_reverse(
+        "notification-unsubscribe",
+        token=unsubscribe_token(notification.recipient_id, notification.kind),
+    )
     context = {
         "notification": notification,
         "recipient": notification.recipient,
+        "name": greeting_name(notification.recipient),
         "link": absolute_url(notification.url) if notification.url else "",
         "inbox_link": _absolute_reverse("inbox"),
         "preferences_link": _absolute_reverse("notification-preferences"),
+        "unsubscribe_link": unsubscribe_link,
     }
+    headers = {"Auto-Submitted": "auto-generated", "Message-ID": message_id(notification)}
+    if unsubscribe_link:
+        headers["List-Unsubscribe"] = f"<{unsubscribe_link}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     names = [f"notifications/email/{notification.kind}", "notifications/email/default"]
     message = EmailMultiAlternatives(
         subject=notification.subject,
         body=render_to_string([f"{name}.txt" for name in names], context),
         to=[address],
         connection=connection,
-        headers={"Auto-Submitted": "auto-generated"},
+        headers=headers,
     )
     message.attach_alternative(
         render_to_string([f"{name}.html" for name in names], context), "text/html"
@@ -187,9 +292,9 @@ def absolute_url(url: str) -> str:
     return f"{site}/{url.lstrip('/')}"
 
 
-def _absolute_reverse(name: str) -> str:
+def _absolute_reverse(name: str, **kwargs) -> str:
     try:
-        return absolute_url(reverse(name))
+        return absolute_url(reverse(name, kwargs=kwargs or None))
     except NoReverseMatch:
         return ""
 

@@ -6,9 +6,14 @@ sent once by e-mail. Its `key` is the idempotency key chosen by the caller (for 
 duplicated `notify` call is harmless.
 
 E-mail status moves `pending` → `sent`, or `pending` → `failed` once the mail server
-has refused it for good or after `NOTIFICATION_MAX_ATTEMPTS` transient failures.
+has refused it for good (5xx) or still refuses it after `NOTIFICATION_RETRY_BUDGET_HOURS`.
 `not_requested` means no e-mail is wanted: the user switched the kind off or has no
-address.
+address. A pending row is *due* from `email_next_attempt_at` (null: at once) and is *in a
+live attempt* while `email_lease_until` is in the future: a worker recorded the attempt
+before sending, and if it dies the row is due again when the lease runs out.
+
+An `OutboxTask` is a task recorded in the caller's transaction (a standings request, a
+deck verdict): dispatched after commit when the broker answers, else by the relay.
 """
 
 from django.conf import settings
@@ -66,6 +71,12 @@ class Notification(models.Model):
     email_attempts = models.PositiveSmallIntegerField(default=0)
     email_error = models.TextField(blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    email_next_attempt_at = models.DateTimeField(
+        null=True, blank=True, help_text="Not sent before this (backoff); empty: at once."
+    )
+    email_lease_until = models.DateTimeField(
+        null=True, blank=True, help_text="A worker is sending it until then."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -78,6 +89,12 @@ class Notification(models.Model):
                 name="notification_unread_idx",
             ),
             models.Index(fields=["email_status"], name="notification_email_status_idx"),
+            # The relay's sweep: pending rows by due time.
+            models.Index(
+                fields=["email_next_attempt_at", "created_at"],
+                condition=models.Q(email_status="pending"),
+                name="notification_email_due_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -106,3 +123,46 @@ class EmailPreference(models.Model):
 
     def __str__(self) -> str:
         return f"E-mail preference of {self.user_id}"
+
+
+class OutboxTask(models.Model):
+    """A Celery task recorded in the same transaction as the change that needs it.
+
+    Dispatched after commit; the relay dispatches again any not done, due, and neither
+    in a live run (`leased_until`) nor dispatched within the grace period. `key`, when
+    given, makes recording idempotent (one row per key)."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list, blank=True)
+    kwargs = models.JSONField(default=dict, blank=True)
+    key = models.CharField(max_length=200, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField(default=timezone.now)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    leased_until = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["due_at", "id"]
+        indexes = [
+            models.Index(
+                fields=["due_at"],
+                condition=models.Q(done_at__isnull=True),
+                name="outbox_task_due_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)} due {self.due_at:%Y-%m-%d %H:%M:%S}"
+
+
+class MailPace(models.Model):
+    """One row: the next moment the sender may send a message, shared by every worker so
+    together they keep to `NOTIFICATION_SEND_RATE_PER_MINUTE`."""
+
+    next_slot_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"next e-mail at {self.next_slot_at:%H:%M:%S.%f}"

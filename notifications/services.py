@@ -5,29 +5,24 @@ the caller's idempotency key, and after the caller's transaction commits it queu
 `notifications.send_emails` tasks of at most `EMAIL_BATCH_SIZE` ids each. A call repeated
 with the same keys writes nothing and queues nothing.
 
-`delivery.deliver_emails` is what the task runs. It claims each pending row with a row lock
-(`SELECT … FOR UPDATE SKIP LOCKED`), sends it, and marks it sent in the same transaction,
-so two workers, or the same task run twice, never send one row twice. Delivery is
-at-least-once only in one corner: a worker that dies after the mail server accepted the
-message and before the commit leaves the row pending, and it is sent again.
-
-Settings (read with defaults, so none is required):
-`NOTIFICATION_MAX_ATTEMPTS` (5) transient failures before a row is marked failed,
-`NOTIFICATION_RETRY_BASE_SECONDS` (30) base of the exponential retry delay,
-`SITE_URL` ("http://localhost:8000") prefix for links in e-mails.
+`delivery.deliver_emails` is what the task runs (the mail policy is described there); the
+relay (`notifications.outbox`) dispatches rows whose task was never published or was
+lost. Settings are in the "Broker and mail" block of `config/settings.py`;
+`SITE_URL` ("http://localhost:8000") prefixes links in e-mails.
 """
 
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from rules.errors import DomainError
 
+from . import outbox
 from .models import (
     DEFAULT_EMAIL_KINDS,
     EmailPreference,
@@ -155,17 +150,17 @@ def queue_emails(notification_ids: Sequence[int]) -> int:
     """Queue `send_emails` after commit, in tasks of `EMAIL_BATCH_SIZE` ids. Returns the
     number of tasks.
 
-    With a broker, a failure to publish (broker down) is logged, not raised to a caller
-    whose data is already committed; `requeue_stalled_emails` picks those rows up later.
-    Eager tasks (quick start, tests) run right here and their errors are raised.
+    The rows are the record of the work: a failure to publish (broker down or hung) is
+    logged, not raised to a caller whose data is already committed, and the relay
+    (`notifications.outbox.relay`) dispatches the rows later. Eager tasks (quick start,
+    tests) run right here and their errors are raised.
     """
     from .tasks import send_emails
 
-    robust = not send_emails.app.conf.task_always_eager
     ids = sorted(notification_ids)
     chunks = [ids[i : i + EMAIL_BATCH_SIZE] for i in range(0, len(ids), EMAIL_BATCH_SIZE)]
     for chunk in chunks:
-        transaction.on_commit(_sender(send_emails, chunk), robust=robust)
+        outbox.on_commit_dispatch(_sender(send_emails, chunk), f"{len(chunk)} e-mails")
     return len(chunks)
 
 
@@ -176,41 +171,85 @@ def _sender(task, notification_ids: list[int]):
     return send_emails_after_commit
 
 
-def requeue_stalled_emails(
-    *, older_than: timedelta = timedelta(hours=1), newer_than: timedelta = timedelta(days=2)
-) -> int:
-    """Queue `send_emails` again for rows still pending and never tried, created between
-    `newer_than` and `older_than` ago: their task was most likely lost. Older ones are left
-    alone (news that stale is not worth an e-mail; staff see them as pending). A row whose
-    task is merely slow gets a second task, which finds it sent and does nothing.
-    Returns the number of rows queued."""
-    now = timezone.now()
-    ids = list(
-        Notification.objects.filter(
-            email_status=EmailStatus.PENDING,
-            email_attempts=0,
-            created_at__lt=now - older_than,
-            created_at__gte=now - newer_than,
-        ).values_list("pk", flat=True)
-    )
-    with transaction.atomic():
-        queue_emails(ids)
-    return len(ids)
+def requeue_stalled_emails() -> int:
+    """Dispatch the due e-mails now (the relay's e-mail part). Returns the number of rows."""
+    return outbox.relay()["emails"]
 
 
 def retry_failed_emails(*, notification_ids: Iterable[int]) -> int:
-    """Put failed rows back to pending with no attempts and queue them (admin action).
-    Returns the number of rows queued."""
+    """Put failed rows back to pending with no attempts and a fresh retry budget, and queue
+    them (admin action, the dashboard's retry button). Returns the number of rows queued."""
     with transaction.atomic():
         rows = Notification.objects.select_for_update().filter(
             pk__in=list(notification_ids), email_status=EmailStatus.FAILED
         )
         ids = list(rows.values_list("pk", flat=True))
         Notification.objects.filter(pk__in=ids).update(
-            email_status=EmailStatus.PENDING, email_attempts=0
+            email_status=EmailStatus.PENDING,
+            email_attempts=0,
+            email_next_attempt_at=None,
+            email_lease_until=None,
+            created_at=timezone.now(),
         )
         queue_emails(ids)
     return len(ids)
+
+
+def retry_emails(*, key_prefixes: Sequence[str]) -> int:
+    """The retry button: failed rows whose key starts with one of `key_prefixes` go back
+    to pending, and every pending row not in a live attempt is due at once and queued.
+    Returns the number of rows queued."""
+    now = timezone.now()
+    rows = _by_prefixes(key_prefixes)
+    failed = list(rows.filter(email_status=EmailStatus.FAILED).values_list("pk", flat=True))
+    with transaction.atomic():
+        retried = retry_failed_emails(notification_ids=failed)
+        waiting = rows.filter(email_status=EmailStatus.PENDING).filter(
+            Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now)
+        )
+        ids = list(waiting.exclude(pk__in=failed).values_list("pk", flat=True))
+        Notification.objects.filter(pk__in=ids).update(email_next_attempt_at=None)
+        queue_emails(ids)
+    return retried + len(ids)
+
+
+@dataclass(frozen=True)
+class MailStatus:
+    sent: int
+    pending: int
+    failed: int
+    not_requested: int
+    #: Whether the last publish from this process failed (the relay will send).
+    broker_down: bool
+
+    @property
+    def total(self) -> int:
+        return self.sent + self.pending + self.failed
+
+
+def mail_status(*, key_prefixes: Sequence[str]) -> MailStatus:
+    """E-mail counts of the notifications whose key starts with one of `key_prefixes`."""
+    counts = dict(
+        _by_prefixes(key_prefixes)
+        .order_by()
+        .values("email_status")
+        .annotate(n=Count("pk"))
+        .values_list("email_status", "n")
+    )
+    return MailStatus(
+        sent=counts.get(EmailStatus.SENT, 0),
+        pending=counts.get(EmailStatus.PENDING, 0),
+        failed=counts.get(EmailStatus.FAILED, 0),
+        not_requested=counts.get(EmailStatus.NOT_REQUESTED, 0),
+        broker_down=outbox.broker_skipped(),
+    )
+
+
+def _by_prefixes(key_prefixes: Sequence[str]):
+    query = Q(pk__in=[])
+    for prefix in key_prefixes:
+        query |= Q(key__startswith=prefix)
+    return Notification.objects.filter(query)
 
 
 # --- Reading and the inbox ----------------------------------------------------------
@@ -254,3 +293,27 @@ def set_email_kinds(*, user, kinds: Iterable[str]) -> EmailPreference:
         user_id=user.pk, defaults={"kinds": ordered}
     )
     return preference
+
+
+def unsubscribe(*, token: str) -> tuple[int, str]:
+    """Switch off the e-mails of one kind for the user a signed unsubscribe link names.
+    Returns (user id, kind); `DomainError("bad-unsubscribe-link")` for a link we did not
+    sign or a user who no longer exists."""
+    from django.core import signing
+
+    from .delivery import read_unsubscribe_token
+
+    try:
+        user_id, kind = read_unsubscribe_token(token)
+    except (signing.BadSignature, ValueError, TypeError) as exc:
+        raise DomainError(
+            "bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400
+        ) from exc
+    user = get_user_model()._default_manager.filter(pk=user_id).first()
+    if user is None or kind not in NotificationKind.values:
+        raise DomainError("bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400)
+    set_email_kinds(user=user, kinds=[k for k in email_kinds_for(user) if k != kind])
+    Notification.objects.filter(
+        recipient_id=user_id, kind=kind, email_status=EmailStatus.PENDING
+    ).update(email_status=EmailStatus.NOT_REQUESTED)
+    return user_id, kind

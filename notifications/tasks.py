@@ -3,20 +3,22 @@
 from celery import shared_task
 from django.core.management import call_command
 
-from . import delivery, services
+from . import delivery, outbox
 
 
 class EmailDeliveryError(Exception):
     """A transient mail server failure; the task retries the rows it could not send."""
 
 
-@shared_task(bind=True, name="notifications.send_emails")
+@shared_task(
+    bind=True, name="notifications.send_emails", acks_late=True, reject_on_worker_lost=True
+)
 def send_emails(self, notification_ids: list[int]) -> dict:
-    """Send the pending e-mails among `notification_ids`, each at most once.
+    """Send the pending, due e-mails among `notification_ids`, each at most once.
 
     After a transient failure the task retries itself with only the ids still pending,
-    after `NOTIFICATION_RETRY_BASE_SECONDS * 2**retries` seconds; the rows themselves count
-    attempts and turn `failed` after `NOTIFICATION_MAX_ATTEMPTS`, which ends the retries.
+    when the earliest of them is due again; if that message is lost (broker restarted
+    empty) the relay finds the rows. The rows themselves keep the retry budget.
     """
     report = delivery.deliver_emails(notification_ids=notification_ids)
     if report.retry:
@@ -25,18 +27,32 @@ def send_emails(self, notification_ids: list[int]) -> dict:
         return self.retry(
             args=[report.retry],
             kwargs={},
-            countdown=delivery.retry_countdown(self.request.retries),
-            max_retries=delivery.max_attempts(),
+            countdown=report.retry_in,
+            max_retries=None,
             exc=EmailDeliveryError(report.error),
             throw=not self.request.is_eager,
         )
     return report.as_dict()
 
 
+@shared_task(
+    bind=True, name="notifications.run_outbox_task", acks_late=True, reject_on_worker_lost=True
+)
+def run_outbox_task(self, entry_id: int) -> str:
+    """Run one recorded task (`notifications.OutboxTask`) and mark it done."""
+    return outbox.run_entry(entry_id, app=self.app, raise_errors=bool(self.request.is_eager))
+
+
+@shared_task(name="notifications.relay")
+def relay() -> dict:
+    """Dispatch the due outbox tasks and e-mails: the beat job every minute."""
+    return outbox.relay()
+
+
 @shared_task(name="notifications.requeue_stalled_emails")
 def requeue_stalled_emails() -> int:
-    """Queue again the pending e-mails whose task was lost (broker down at commit time)."""
-    return services.requeue_stalled_emails()
+    """The relay's e-mail part under its old name (beat entries of older deployments)."""
+    return outbox.relay()["emails"]
 
 
 @shared_task(name="notifications.clear_expired_sessions")

@@ -6,4 +6,5 @@ urlpatterns = [
     path("inbox/", views.inbox, name="inbox"),
     path("inbox/read/", views.mark_read, name="inbox-mark-read"),
     path("inbox/preferences/", views.preferences, name="notification-preferences"),
+    path("inbox/unsubscribe/<str:token>/", views.unsubscribe, name="notification-unsubscribe"),
 ]

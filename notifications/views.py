@@ -6,13 +6,14 @@ from django.core.paginator import Paginator
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
 from rules.errors import DomainError
 
 from . import services
 from .forms import EmailPreferenceForm, MarkReadForm
-from .models import Notification
+from .models import Notification, NotificationKind
 
 PAGE_SIZE = 25
 
@@ -60,3 +61,31 @@ def preferences(request):
         form = EmailPreferenceForm(initial={"kinds": services.email_kinds_for(request.user)})
     has_email = bool(getattr(request.user, request.user.get_email_field_name(), ""))
     return render(request, "notifications/preferences.html", {"form": form, "has_email": has_email})
+
+
+@csrf_exempt  # RFC 8058 one-click: the mail client POSTs without a session; the token is signed
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token: str):
+    """The link in every e-mail: no login needed. GET asks to confirm (link scanners open
+    links), POST switches that kind of e-mail off."""
+    done = request.method == "POST"
+    try:
+        if done:
+            _user_id, kind = services.unsubscribe(token=token)
+        else:
+            from .delivery import read_unsubscribe_token
+
+            _user_id, kind = read_unsubscribe_token(token)
+    except DomainError as error:
+        return render(
+            request, "notifications/unsubscribe.html", {"error": error.message}, status=400
+        )
+    except Exception:  # a tampered token (BadSignature, bad JSON)
+        return render(
+            request,
+            "notifications/unsubscribe.html",
+            {"error": "This unsubscribe link is not valid."},
+            status=400,
+        )
+    label = NotificationKind(kind).label if kind in NotificationKind.values else kind
+    return render(request, "notifications/unsubscribe.html", {"done": done, "label": label})

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom")
 
 CODES = {
-    "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
+    "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json", "bad-unsubscribe-link",
     "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bracket-played", "card-data", "deck-locked",
     "duplicate-match", "duplicate-player", "duplicate-player-id", "empty-decklist",
     "event-finished", "event-started", "invalid-event", "invalid-result", "match-after-drop",

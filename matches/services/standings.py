@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from league import services as league_services
 from league.models import Event, Registration
+from notifications import outbox
 from rules.standings import compute_standings
 
 from .. import notify, selectors
@@ -34,7 +35,9 @@ STANDINGS_COALESCE_SECONDS = 1
 def request_standings(*, event: Event, round_number: int, publish_round: int | None = None) -> None:
     """Ask for the standings from `round_number` on to be recomputed after this transaction
     commits. Many requests in a short time make one task run: the task is queued only when
-    none is waiting (`StandingsState.queued`), and it covers every round marked dirty."""
+    none is waiting (`StandingsState.queued`), and it covers every round marked dirty.
+    The request is recorded as a `notifications.OutboxTask` in this transaction, so a
+    broker that is down or restarted empty delays it, never loses it."""
     StandingsState.objects.get_or_create(event=event)
     state = StandingsState.objects.select_for_update().get(event=event)
     state.requested += 1
@@ -48,15 +51,14 @@ def request_standings(*, event: Event, round_number: int, publish_round: int | N
         state.queued_at = now
     state.save()
     if enqueue:
-        from .. import tasks
-
-        event_id = event.pk
-        transaction.on_commit(
-            lambda: tasks.recompute_standings.apply_async(
-                args=[event_id], kwargs={"publish_round": publish_round},
-                countdown=0 if publish_round else STANDINGS_COALESCE_SECONDS,
-            )
-        )  # fmt: skip
+        # Recorded in this transaction and dispatched after commit; if the broker is down
+        # or loses the message, the relay (`notifications.outbox`) runs it later.
+        outbox.record_task(
+            "matches.recompute_standings",
+            args=[event.pk],
+            kwargs={"publish_round": publish_round},
+            countdown=0 if publish_round else STANDINGS_COALESCE_SECONDS,
+        )
 
 
 def standings_rows(event: Event, *, through_round: int | None = None) -> list[dict]:

@@ -3,9 +3,13 @@
 `{% my_match event %}` shows the signed-in player's match in the event's latest published
 round (round, table, opponent, the round clock, a link to report): one query, none for a
 visitor who is not signed in.
+
+`{% round_mail_status round %}` shows the staff how the round's e-mails stand (sent /
+pending / failed) with a retry button.
 """
 
 from django import template
+from django.urls import reverse
 
 from matches.views.players import my_match_card
 
@@ -17,3 +21,15 @@ def my_match(context, event):
     request = context.get("request")
     user = request.user if request is not None else context.get("user")
     return {"card": my_match_card(user, event) if user is not None else None}
+
+
+@register.inclusion_tag("notifications/_mail_status.html")
+def round_mail_status(round_):
+    from matches.views.mail import round_mail_status as status_of
+
+    if round_ is None:
+        return {"status": None}
+    return {
+        "status": status_of(round_),
+        "retry_url": reverse("round-mail-retry", args=[round_.event_id, round_.number]),
+    }

@@ -50,7 +50,10 @@ def pair_next_round(request, event_id: int):
 
 
 ROUND_ACTIONS = {
-    "publish": (services.publish_round, "Round {n}: pairings published, players notified."),
+    "publish": (
+        services.publish_round,
+        "Round {n}: pairings published; the e-mails to players are below.",
+    ),
     "start-clock": (services.start_clock, "Round {n}: the clock is running."),
     "close": (services.close_round, "Round {n} is closed."),
 }

@@ -169,19 +169,24 @@ def test_no_report_before_pairings_are_published(make_event, staff):
 def test_many_results_at_once_queue_one_standings_run(
     make_event, staff, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from matches import tasks
     from matches.models import StandingsState
+    from notifications import tasks as notification_tasks
+    from notifications.models import OutboxTask
 
     event, _ = make_event(players=16)
     round_ = services.pair_next_round(event=event, by_user=staff)
     queued = []
+    # Standings requests are recorded as outbox tasks and dispatched through the outbox.
     monkeypatch.setattr(
-        tasks.recompute_standings, "apply_async", lambda *a, **kw: queued.append(kw)
+        notification_tasks.run_outbox_task, "apply_async", lambda *a, **kw: queued.append(kw)
     )
     with django_capture_on_commit_callbacks(execute=True):
         for m in round_.matches.all():
             services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
     assert len(queued) == 1 and queued[0]["countdown"] > 0
+    assert list(OutboxTask.objects.values_list("task", flat=True)) == [
+        "matches.recompute_standings"
+    ]
     state = StandingsState.objects.get(event=event)
     assert state.requested == 8 and state.queued and state.dirty_from_round == 1
     services.recompute_standings(event_id=event.pk)

@@ -215,31 +215,41 @@ def test_mail_server_fails_twice_then_works_and_the_email_arrives_once(
 
     assert FlakyBackend.attempts == 4  # two failures, then one send per e-mail
     assert sorted(m.to[0] for m in mailoutbox) == sorted([ash.email, misty.email])
-    for notification in Notification.objects.all():
-        assert notification.email_status == EmailStatus.SENT
-        assert notification.email_attempts == 3
-        assert "SMTPServerDisconnected" in notification.email_error
+    first, second = Notification.objects.order_by("pk")
+    assert {first.email_status, second.email_status} == {EmailStatus.SENT}
+    # Only the refused row is charged; the rest of the batch waits, uncharged.
+    assert first.email_attempts == 3
+    assert "SMTPServerDisconnected" in first.email_error
+    assert (second.email_attempts, second.email_error) == (1, "")
 
 
-def test_gives_up_after_the_attempt_limit(
-    make_user, mailoutbox, settings, django_capture_on_commit_callbacks
+def test_gives_up_when_the_retry_budget_is_spent_with_an_error_log(
+    make_user, mailoutbox, settings, django_capture_on_commit_callbacks, caplog
 ):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     from .backends import FlakyBackend
 
     settings.EMAIL_BACKEND = "tests.notifications.backends.FlakyBackend"
-    settings.NOTIFICATION_MAX_ATTEMPTS = 3
+    settings.NOTIFICATION_RETRY_BUDGET_HOURS = 2
     FlakyBackend.failures = 1_000
     ash, misty = make_user(), make_user()
+    services.notify(kind="event_starting", items=[item(ash, "a"), item(misty, "m")])
+    # Written three hours ago: any transient refusal now is past the budget.
+    Notification.objects.update(created_at=timezone.now() - timedelta(hours=3))
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.notify(kind="event_starting", items=[item(ash, "a"), item(misty, "m")])
+        tasks.send_emails.delay(list(Notification.objects.values_list("pk", flat=True)))
 
     assert mailoutbox == []
-    assert FlakyBackend.attempts == 3  # one per run: a down server stops the batch
+    assert FlakyBackend.attempts == 2  # one per row: each refusal charges only its row
     for notification in Notification.objects.all():
         assert notification.email_status == EmailStatus.FAILED
-        assert notification.email_attempts == 3
+        assert notification.email_attempts == 1
         assert notification.email_error.startswith("SMTPServerDisconnected")
+    assert [r.levelname for r in caplog.records if "failed for good" in r.message] == ["ERROR"] * 2
 
 
 def test_a_permanent_refusal_fails_that_row_and_delivers_the_rest(
@@ -263,9 +273,11 @@ def test_a_permanent_refusal_fails_that_row_and_delivers_the_rest(
     assert "550" in refused.email_error
 
 
-def test_retry_countdown_doubles_from_the_base(settings):
+def test_retry_countdown_doubles_from_the_base_up_to_the_cap(settings):
     settings.NOTIFICATION_RETRY_BASE_SECONDS = 30
+    settings.NOTIFICATION_RETRY_MAX_SECONDS = 900
     assert [delivery.retry_countdown(n) for n in range(4)] == [30, 60, 120, 240]
+    assert delivery.retry_countdown(10) == 900
 
 
 def test_task_retries_only_the_pending_ids_with_backoff(make_user, settings):
@@ -278,6 +290,7 @@ def test_task_retries_only_the_pending_ids_with_backoff(make_user, settings):
     services.notify(kind="event_starting", items=[item(ash, "a"), item(misty, "m")])
     ids = sorted(Notification.objects.values_list("pk", flat=True))
     Notification.objects.filter(pk=ids[1]).update(email_status=EmailStatus.SENT)
+    Notification.objects.filter(pk=ids[0]).update(email_attempts=2)  # the third is refused
 
     with (
         mock.patch.object(tasks.send_emails, "retry", side_effect=RuntimeError("retry")) as retry,
