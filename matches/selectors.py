@@ -144,6 +144,17 @@ def latest_standings(
     return qs.order_by("-round_number", "-version").first()
 
 
+def latest_standings_head(
+    event: Event, round_number: int | None = None, *, published_only: bool = False
+) -> StandingsSnapshot | None:
+    """`latest_standings` without its rows (a page that keeps the rendered rows in the
+    cache reads them only on a miss)."""
+    qs = visible_standings(event, published_only=published_only).defer("rows")
+    if round_number is not None:
+        qs = qs.filter(round_number=round_number)
+    return qs.order_by("-round_number", "-version").first()
+
+
 #: The results grid's order: what needs staff first.
 RESULTS_ORDER = (
     Match.Status.DISPUTED,
