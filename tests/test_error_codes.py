@@ -24,6 +24,9 @@ SITE_CODES = {
     "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
     "registration-closed", "result-final", "result-incomplete", "results-missing",
     "round-closed", "round-not-public", "round-open", "unknown-kind",
+    # API plumbing (config/idempotency.py) and personal tokens (league/tokens.py)
+    "idempotency-key-invalid", "idempotency-key-in-use", "idempotency-key-reused",
+    "too-many-tokens",
 }  # fmt: skip
 ENGINE_CODES = {
     "bad_attendance", "bad_attendance_table", "bad_input", "bad_json", "bad_player_id",
