@@ -13,8 +13,8 @@ starts gunicorn (5 sync workers) and a Celery worker, then plays:
   - "everyone reports": 30 players at once through the page form, then 30 at once through
     the API (the opponents, confirming).
 `--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
-checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL), Redis DB
-14 for the cache and 15 for the broker (BENCH_REDIS_URL) and a free port.
+checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
+redis-server (cache in DB 0, broker in DB 1) on a free port, so it touches no one's Redis.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
-REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
+REDIS = ""  # a private redis-server on a free port, started by main()
 CSRF = "b" * 32
 
 
@@ -47,8 +47,8 @@ def site_env(root: Path) -> dict:
         "DJANGO_ENV": "production",
         "SECRET_KEY": "bench-" + "x" * 50,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CELERY_BROKER_URL": f"{REDIS}/15",
-        "CACHE_URL": f"{REDIS}/14",
+        "CELERY_BROKER_URL": f"{REDIS}/1",
+        "CACHE_URL": f"{REDIS}/0",
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "LOG_LEVEL": "WARNING",
         "VAR_DIR": "/tmp/bench16-var",
@@ -312,6 +312,19 @@ def main() -> None:
         sys.path.insert(0, str(Path.cwd()))
         print(json.dumps(build(args.build)))
         return
+    global REDIS
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
+    REDIS = f"redis://127.0.0.1:{redis_port}"
+    try:
+        _main(args)
+    finally:
+        redis.terminate()
+        redis.wait(timeout=10)
+
+
+def _main(args) -> None:
     root = args.root.resolve()
     py = str(HERE / ".venv/bin/python")
     env = site_env(root)
@@ -331,7 +344,7 @@ def main() -> None:
         data = json.loads(built.stdout.strip().splitlines()[-1])
         print(f"\n## {players} players (built in {time.perf_counter() - started:.0f} s); "
               f"load before: {os.getloadavg()[0]:.2f}")  # fmt: skip
-        subprocess.run(["redis-cli", "-u", f"{REDIS}/14", "flushdb"], capture_output=True)
+        subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
         stack = Stack(root, free_port())
         try:
             results = scenarios(stack, data, args.seconds)
