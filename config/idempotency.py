@@ -12,6 +12,8 @@ import hashlib
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 
+from rules.errors import DomainError
+
 KEEP_SECONDS = 24 * 3600
 RUNNING_SECONDS = 60
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -25,8 +27,8 @@ def _digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
-def _error(status: int, code: str, detail: str) -> JsonResponse:
-    return JsonResponse({"code": code, "detail": detail}, status=status)
+def _error(error: DomainError) -> JsonResponse:
+    return JsonResponse({"code": error.code, "detail": error.message}, status=error.status)
 
 
 class IdempotencyKeyMiddleware:
@@ -38,9 +40,8 @@ class IdempotencyKeyMiddleware:
         if not key or request.method not in WRITES or not request.path.startswith("/api/"):
             return self.get_response(request)
         if len(key) > 255:
-            return _error(
-                400, "idempotency-key-invalid", "Idempotency-Key: 255 characters at most."
-            )
+            too_long = "Idempotency-Key: 255 characters at most."
+            return _error(DomainError("idempotency-key-invalid", too_long, status=400))
         caller = request.headers.get("Authorization") or request.COOKIES.get("sessionid", "")
         slot = "idempotency:" + _digest(caller, key)
         body = _digest(request.method, request.path, request.body)
@@ -51,13 +52,19 @@ class IdempotencyKeyMiddleware:
             return self._first(request, slot, body)
         if stored["body"] != body:
             return _error(
-                422,
-                "idempotency-key-reused",
-                "This Idempotency-Key was used with another request: use a new key.",
+                DomainError(
+                    "idempotency-key-reused",
+                    "This Idempotency-Key was used with another request: use a new key.",
+                    status=422,
+                )
             )
         if stored.get("running"):
             return _error(
-                409, "idempotency-key-in-use", "The first request with this key is still running."
+                DomainError(
+                    "idempotency-key-in-use",
+                    "The first request with this key is still running.",
+                    status=409,
+                )
             )
         response = HttpResponse(
             stored["content"], status=stored["status"], content_type=stored["content_type"]
