@@ -75,21 +75,36 @@ def event_detail(request, event_id: int):
     )
 
 
+#: The dashboard lists at most this many players and open matches; the rest are found by
+#: name or ID (players) or on the results grid (matches).
+DASHBOARD_ROWS = 100
+
+
 @login_required
 def event_dashboard(request, event_id: int):
     """Staff: registrations with check-in and drop, the waiting list, and the round in
     hand: pair, publish, start the clock, close; results in and missing; disputes."""
     event = get_event(event_id)
     require_staff(request, event)
-    registrations = list(
-        Registration.objects.filter(event=event).select_related("player").order_by("player__name")
+    find = request.GET.get("find", "").strip()[:60]
+    others = (Registration.Status.WAITLISTED, Registration.Status.WITHDRAWN)
+    listed = Registration.objects.filter(event=event).exclude(status__in=others)
+    tally = listed.aggregate(
+        total=Count("id"), checked_in=Count("id", filter=Q(status=Registration.Status.CHECKED_IN))
+    )
+    if find:
+        listed = listed.filter(Q(player__name__icontains=find) | Q(player__player_id=find))
+    players = list(listed.select_related("player").order_by("player__name")[:DASHBOARD_ROWS])
+    side = list(
+        Registration.objects.filter(event=event, status__in=others)
+        .select_related("player")
+        .order_by("player__name")
     )
     waiting = sorted(
-        (r for r in registrations if r.status == Registration.Status.WAITLISTED),
+        (r for r in side if r.status == Registration.Status.WAITLISTED),
         key=lambda r: (r.registered_at, r.pk),
     )
-    withdrawn = [r for r in registrations if r.status == Registration.Status.WITHDRAWN]
-    players = [r for r in registrations if r not in waiting and r not in withdrawn]
+    withdrawn = [r for r in side if r.status == Registration.Status.WITHDRAWN]
     final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
     rounds = list(
         Round.objects.filter(event=event)
@@ -104,7 +119,7 @@ def event_dashboard(request, event_id: int):
         open_matches = list(
             current.matches.exclude(status=Match.Status.FINAL)
             .select_related("player_a__player", "player_b__player")
-            .order_by("division", "table")
+            .order_by("division", "table")[:DASHBOARD_ROWS]
         )
     disputed = list(
         Match.objects.filter(round__event=event, status=Match.Status.DISPUTED)
@@ -118,9 +133,12 @@ def event_dashboard(request, event_id: int):
         {
             "event": event,
             "players": players,
+            "player_count": tally["total"],
+            "find": find,
+            "rows_cap": DASHBOARD_ROWS,
             "waiting": waiting,
             "withdrawn": withdrawn,
-            "checked_in": sum(r.status == Registration.Status.CHECKED_IN for r in players),
+            "checked_in": tally["checked_in"],
             "rounds": rounds,
             "current": current,
             "open_matches": open_matches,
