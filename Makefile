@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	CELERY_RESULT_BACKEND=$(TEST_RESULT_BACKEND) TEST_AMQP_URL=$(TEST_AMQP_URL)
 PYTEST_ARGS ?= -n 2
 
-.PHONY: install run demo test test-fast lint format worker beat bench clean
+.PHONY: install run demo test test-fast lint format worker beat serve bench bench-load clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,17 @@ worker: install
 
 beat: install
 	$(BIN)/celery -A config beat --loglevel=INFO --schedule=var/celerybeat-schedule
+
+# The site as production runs it, on this machine: gunicorn + a Celery worker + the beat
+# (scripts/serve.sh; set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL,
+# CACHE_URL as in docs/deploy.md).
+serve: install
+	bash scripts/serve.sh
+
+# Tournament day over HTTP (issue 16's table): `make bench-load PLAYERS="512 2048"`.
+PLAYERS ?= 512
+bench-load: install
+	$(PY) benchmarks/bench_load.py --players $(PLAYERS)
 
 bench: install  ## the rules engines; benchmarks/bench_site.py measures the site on PostgreSQL
 	$(PY) benchmarks/bench_swiss.py

@@ -1,18 +1,46 @@
-"""Basic authentication that refuses credentials PostgreSQL cannot even compare (a NUL
-byte in a text value is an error there, not a mismatch)."""
+"""API authentication: the browser's session, or a personal token
+(`Authorization: Token <key>`, created on the profile page, `league.tokens`). HTTP Basic
+is not accepted: it ran a password hash on every request."""
 
-from drf_spectacular import authentication as drf_spectacular_basic
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-
-class BasicAuthentication(authentication.BasicAuthentication):
-    def authenticate_credentials(self, userid, password, request=None):
-        if "\x00" in userid or "\x00" in password:
-            raise exceptions.AuthenticationFailed("Invalid username/password.")
-        return super().authenticate_credentials(userid, password, request)
+from league import tokens
 
 
-class BasicScheme(drf_spectacular_basic.BasicScheme):
-    """Describe it in the OpenAPI schema as plain HTTP Basic."""
+class TokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
 
-    target_class = "config.api_auth.BasicAuthentication"
+    def authenticate(self, request):
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("Send `Authorization: Token <key>`.")
+        try:
+            key = parts[1].decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise exceptions.AuthenticationFailed("Invalid token.") from exc
+        user = tokens.user_for_key(key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        return user, key
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """Describe it in the OpenAPI schema."""
+
+    target_class = "config.api_auth.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <key>`: a personal token, created and revoked on your "
+            "profile page (/accounts/profile/). The key is shown once.",
+        }

@@ -63,10 +63,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache, static files and production server (see the block below).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -118,6 +123,37 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+
+# --- Cache, static files and production server --------------------------------------
+# The public round pages are built once per version of the event and kept in this cache
+# (`matches/page_cache.py`); every web process must share it, so production uses Redis
+# (`CACHE_URL`, default a local Redis' DB 2). The quick start and the tests keep it in the
+# process (local memory), unless CACHE_URL is set.
+CACHE_URL = os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/2" if PRODUCTION else "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "league"),
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Static files are served by the web processes through WhiteNoise, compressed (gzip and
+# Brotli) and with far-future cache headers once `collectstatic` has run (production).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# gunicorn (`make serve`, `config/gunicorn.py`): workers and their timeout.
+WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "5"))
 
 # --- E-mail -------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get(
@@ -219,8 +255,9 @@ NOTIFICATION_RETRY_BUDGET_HOURS = float(os.environ.get("NOTIFICATION_RETRY_BUDGE
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First, so a refused token answers 401 with `WWW-Authenticate: Token`.
+        "config.api_auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "config.api_auth.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",

@@ -5,6 +5,7 @@ the event's league see everything and act on rounds and results; players report 
 matches.
 """
 
+from django.core.cache import cache
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
@@ -16,8 +17,8 @@ from rest_framework.response import Response
 from league import permissions
 from league.models import Event
 
-from . import selectors, services
-from .models import Game, Match, ResultChange, Round
+from . import page_cache, selectors, services
+from .models import Game, Match, ResultChange, Round, StandingsSnapshot
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -91,6 +92,25 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         if not round_.is_public and not permissions.is_event_staff(self.request.user, round_.event):
             raise NotFound()
         return round_
+
+    def retrieve(self, request, pk=None):
+        """A round with its matches. A published round's JSON is built once per version of
+        the event and served from the shared cache (`matches.page_cache`), with an ETag."""
+        head = get_object_or_404(Round.objects.select_related("event"), pk=pk)
+        staff = permissions.is_event_staff(request.user, head.event)
+        if not head.is_public and not staff:
+            raise NotFound()
+        if staff:
+            return Response(RoundSerializer(self.get_queryset().get(pk=head.pk)).data)
+        tag = '"' + page_cache.etag(head.event_id, "api-round", head.pk) + '"'
+        if tag in request.headers.get("If-None-Match", ""):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        data = page_cache.cached(
+            head.event_id,
+            f"api-round:{head.pk}",
+            lambda: RoundSerializer(self.get_queryset().get(pk=head.pk)).data,
+        )
+        return Response(data, headers={"ETag": tag, "Cache-Control": "no-cache"})
 
     def list(self, request):
         event_id = request.query_params.get("event", "")
@@ -223,13 +243,19 @@ def event_standings(request, event_id: int):
         return Response(
             {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
         )
-    snapshot = selectors.latest_standings(
+    snapshot = selectors.latest_standings_head(
         event,
         int(round_number) if round_number else None,
         published_only=not permissions.is_event_staff(request.user, event),
     )
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})
+    # A snapshot's rows change only with its computed_at: kept in the cache under both.
+    key = f"standings-rows:{snapshot.pk}:{snapshot.computed_at.timestamp()}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
+        cache.set(key, rows, timeout=page_cache.FRAGMENT_TIMEOUT)
     return Response({"round": snapshot.round_number, "version": snapshot.version,
                      "published": snapshot.published, "computed_at": snapshot.computed_at,
-                     "rows": snapshot.rows})  # fmt: skip
+                     "rows": rows})  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import (
     Case,
+    Count,
     IntegerField,
     Max,
     OuterRef,
@@ -144,6 +145,17 @@ def latest_standings(
     return qs.order_by("-round_number", "-version").first()
 
 
+def latest_standings_head(
+    event: Event, round_number: int | None = None, *, published_only: bool = False
+) -> StandingsSnapshot | None:
+    """`latest_standings` without its rows (a page that keeps the rendered rows in the
+    cache reads them only on a miss)."""
+    qs = visible_standings(event, published_only=published_only).defer("rows")
+    if round_number is not None:
+        qs = qs.filter(round_number=round_number)
+    return qs.order_by("-round_number", "-version").first()
+
+
 #: The results grid's order: what needs staff first.
 RESULTS_ORDER = (
     Match.Status.DISPUTED,
@@ -153,22 +165,43 @@ RESULTS_ORDER = (
 )
 
 
-def round_results(round_: Round) -> list[Match]:
+def round_results(
+    round_: Round, *, tables: tuple[int, int] | None = None, limit: int | None = None
+) -> list[Match]:
     """A round's matches for the results grid: disputed, then missing, then reported (one
     side in), then final; by division and table within each. Each match carries its
-    players and `open_reports` (the reports not superseded, side A first)."""
+    players and `open_reports` (the reports not superseded, side A first). `tables`
+    keeps a range of tables; `limit` the first rows in that order."""
     order = Case(
         *(When(status=status, then=Value(i)) for i, status in enumerate(RESULTS_ORDER)),
         default=Value(len(RESULTS_ORDER)),
         output_field=IntegerField(),
     )
     reports = ResultReport.objects.filter(superseded=False).order_by("side", "id")
-    return list(
-        round_.matches.select_related("player_a__player", "player_b__player")
-        .prefetch_related(Prefetch("reports", queryset=reports, to_attr="open_reports"))
+    matches = round_.matches.all()
+    if tables is not None:
+        matches = matches.filter(table__gte=tables[0], table__lte=tables[1])
+    matches = (
+        matches.select_related("player_a__player", "player_b__player")
         .annotate(status_order=order)
         .order_by("status_order", "division", "table")
     )
+    if limit is not None:
+        matches = matches[:limit]
+    return list(
+        matches.prefetch_related(Prefetch("reports", queryset=reports, to_attr="open_reports"))
+    )
+
+
+def result_counts(round_: Round) -> tuple[dict[str, int], int]:
+    """How many of the round's matches are in each status, and its last table (one
+    aggregate query)."""
+    counts = round_.matches.aggregate(
+        **{status: Count("id", filter=Q(status=status)) for status in RESULTS_ORDER},
+        last_table=Max("table"),
+    )
+    last = counts.pop("last_table") or 0
+    return counts, last
 
 
 def top_cut_rounds(event: Event, *, public_only: bool) -> list[Round]:

@@ -14,15 +14,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom")
 
 CODES = {
-    "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json", "bad-unsubscribe-link",
-    "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bracket-played", "card-data", "deck-locked",
-    "duplicate-match", "duplicate-player", "duplicate-player-id", "empty-decklist",
-    "event-finished", "event-started", "invalid-event", "invalid-result", "match-after-drop",
-    "no-season", "not-active", "not-allowed", "not-enough-players", "not-found",
-    "not-registered", "not-your-match", "registration-closed", "result-final",
-    "result-incomplete", "results-missing", "round-closed", "round-has-results",
-    "round-not-public", "round-open", "round-stage", "tdf-contradicts", "tdf-invalid",
-    "too-few-players", "too-many-players", "top-cut-undecided", "unknown-format", "unknown-kind", "unknown-player",
+    "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
+    "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bad-unsubscribe-link",
+    "bracket-played", "card-data", "deck-locked", "duplicate-match", "duplicate-player",
+    "duplicate-player-id", "empty-decklist", "event-finished", "event-started",
+    "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
+    "invalid-event", "invalid-result", "match-after-drop", "no-season", "not-active",
+    "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
+    "registration-closed", "result-final", "result-incomplete", "results-missing",
+    "round-closed", "round-has-results", "round-not-public", "round-open", "round-stage",
+    "tdf-contradicts", "tdf-invalid", "too-few-players", "too-many-players", "too-many-tokens",
+    "top-cut-undecided", "unknown-format", "unknown-kind", "unknown-player",
 }  # fmt: skip
 
 KEBAB = re.compile(r"[a-z]+(-[a-z]+)*")

@@ -10,11 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.views.decorators.http import require_POST
 
 from rules.divisions import division_for
 from rules.errors import DomainError
 
-from .. import services
+from .. import services, tokens
 from ..forms import ProfileForm, SignupForm
 from ..models import Division, Season
 from ..view_helpers import safe_next, show_error
@@ -69,7 +70,7 @@ def _current_seasons(birth_date) -> list[dict]:
 
 
 @login_required
-def profile(request):
+def profile(request, new_key: str = ""):
     """Create or edit the signed-in user's player profile (`services.save_profile`); shows
     the age division it gives in each season running today."""
     player = getattr(request.user, "player", None)
@@ -106,5 +107,27 @@ def profile(request):
             "player": player,
             "next": next_url,
             "seasons": _current_seasons(player.birth_date if player else None),
+            "tokens": list(request.user.api_tokens.all()),
+            "new_key": new_key,
         },
     )
+
+
+@login_required
+@require_POST
+def profile_tokens(request):
+    """Create a personal API token (its key is shown once, on this answer) or revoke one."""
+    if "revoke" in request.POST:
+        token_id = request.POST["revoke"]
+        if token_id.isdigit() and tokens.revoke_api_token(
+            user=request.user, token_id=int(token_id)
+        ):
+            messages.success(request, "Token revoked: scripts using it are refused from now on.")
+        return redirect("profile")
+    try:
+        _, key = tokens.create_api_token(user=request.user, name=request.POST.get("name", ""))
+    except DomainError as exc:
+        show_error(request, exc)
+        return redirect("profile")
+    request.method = "GET"
+    return profile(request, new_key=key)

@@ -64,6 +64,15 @@ def _check_complete(resolution: Resolution) -> None:
         )
 
 
+def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
+    """Whether `payload` says what the player's standing report `stored` says."""
+    try:
+        resolution = resolution or _resolve(match, payload)
+        return _canonical(resolution, payload) == stored
+    except DomainError:
+        return False
+
+
 def _lock_match(match: Match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
@@ -81,7 +90,8 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
 
     Writes a `ResultReport`. When the other player's report agrees, the result stands (games,
     result, history, standings queued); when it differs the match is disputed and staff are
-    told; otherwise the opponent is asked to confirm. Raises `not-your-match`,
+    told; otherwise the opponent is asked to confirm. The same report again from the same
+    player (a retry, a double tap) changes nothing and notifies nobody. Raises `not-your-match`,
     `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
     """
     match = _lock_match(match)
@@ -99,12 +109,17 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
         raise DomainError(
             "round-not-public", "This round's pairings are not published yet.", status=409
         )
-    if match.status == Match.Status.FINAL:
+    final = match.status == Match.Status.FINAL
+    resolution = None if final else _resolve(match, payload)
+    if resolution is not None:
+        _check_complete(resolution)
+    mine = match.reports.filter(side=side, superseded=False).order_by("-id").first()
+    if mine is not None and _same_report(match, resolution, payload, mine.payload):
+        return match  # a retry or a double tap: nothing changes, nobody is told again
+    if final:
         raise DomainError(
             "result-final", "The result already stands; ask staff to correct it.", status=409
         )
-    resolution = _resolve(match, payload)
-    _check_complete(resolution)
     canonical = _canonical(resolution, payload)
     match.reports.filter(side=side, superseded=False).update(superseded=True)
     ResultReport.objects.create(match=match, side=side, reported_by=by_user, payload=canonical)

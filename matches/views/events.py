@@ -4,9 +4,12 @@ top-cut bracket, and the dashboard of the round in hand."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from league import selectors as league_selectors
 from league import services as league_services
@@ -20,7 +23,7 @@ from league.view_helpers import (
 )
 from rules import topcut
 
-from .. import selectors, services
+from .. import page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
 from ..presenters import DIVISION_NAMES, division_groups, structure_lines
 
@@ -74,21 +77,36 @@ def event_detail(request, event_id: int):
     )
 
 
+#: The dashboard lists at most this many players and open matches; the rest are found by
+#: name or ID (players) or on the results grid (matches).
+DASHBOARD_ROWS = 100
+
+
 @login_required
 def event_dashboard(request, event_id: int):
     """Staff: registrations with check-in and drop, the waiting list, and the round in
     hand: pair, publish, start the clock, close; results in and missing; disputes."""
     event = get_event(event_id)
     require_staff(request, event)
-    registrations = list(
-        Registration.objects.filter(event=event).select_related("player").order_by("player__name")
+    find = request.GET.get("find", "").strip()[:60]
+    others = (Registration.Status.WAITLISTED, Registration.Status.WITHDRAWN)
+    listed = Registration.objects.filter(event=event).exclude(status__in=others)
+    tally = listed.aggregate(
+        total=Count("id"), checked_in=Count("id", filter=Q(status=Registration.Status.CHECKED_IN))
+    )
+    if find:
+        listed = listed.filter(Q(player__name__icontains=find) | Q(player__player_id=find))
+    players = list(listed.select_related("player").order_by("player__name")[:DASHBOARD_ROWS])
+    side = list(
+        Registration.objects.filter(event=event, status__in=others)
+        .select_related("player")
+        .order_by("player__name")
     )
     waiting = sorted(
-        (r for r in registrations if r.status == Registration.Status.WAITLISTED),
+        (r for r in side if r.status == Registration.Status.WAITLISTED),
         key=lambda r: (r.registered_at, r.pk),
     )
-    withdrawn = [r for r in registrations if r.status == Registration.Status.WITHDRAWN]
-    players = [r for r in registrations if r not in waiting and r not in withdrawn]
+    withdrawn = [r for r in side if r.status == Registration.Status.WITHDRAWN]
     final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
     rounds = list(
         Round.objects.filter(event=event)
@@ -103,7 +121,7 @@ def event_dashboard(request, event_id: int):
         open_matches = list(
             current.matches.exclude(status=Match.Status.FINAL)
             .select_related("player_a__player", "player_b__player")
-            .order_by("division", "table")
+            .order_by("division", "table")[:DASHBOARD_ROWS]
         )
     disputed = list(
         Match.objects.filter(round__event=event, status=Match.Status.DISPUTED)
@@ -118,9 +136,12 @@ def event_dashboard(request, event_id: int):
         {
             "event": event,
             "players": players,
+            "player_count": tally["total"],
+            "find": find,
+            "rows_cap": DASHBOARD_ROWS,
             "waiting": waiting,
             "withdrawn": withdrawn,
-            "checked_in": sum(r.status == Registration.Status.CHECKED_IN for r in players),
+            "checked_in": tally["checked_in"],
             "rounds": rounds,
             "current": current,
             "open_matches": open_matches,
@@ -140,15 +161,16 @@ def _percent(value) -> str:
     return f"{float(value or 0) * 100:.2f}%"
 
 
-def chosen_snapshot(request, event: Event, staff: bool) -> StandingsSnapshot | None:
+def chosen_snapshot(
+    request, event: Event, staff: bool, *, rows: bool = True
+) -> StandingsSnapshot | None:
     """The latest standings the viewer may see, or those of round `?round=N` (404 when it
     has none)."""
     wanted = request.GET.get("round", "")
     if wanted and not wanted.isdigit():
         raise Http404("No such round.")
-    snapshot = selectors.latest_standings(
-        event, int(wanted) if wanted else None, published_only=not staff
-    )
+    read = selectors.latest_standings if rows else selectors.latest_standings_head
+    snapshot = read(event, int(wanted) if wanted else None, published_only=not staff)
     if wanted and snapshot is None:
         raise Http404("No standings for that round.")
     return snapshot
@@ -162,19 +184,21 @@ def _has_bracket(event: Event, staff: bool) -> bool:
 
 
 def event_standings(request, event_id: int):
-    """The latest published standings (or `?round=N`); staff also see unpublished ones."""
+    """The latest published standings (or `?round=N`); staff also see unpublished ones.
+    The table is rendered once per snapshot version and served from the shared cache."""
     event = get_event(event_id)
     require_visible(request, event)
     staff = is_staff(request, event)
     visible = selectors.visible_standings(event, published_only=not staff)
     available = sorted(set(visible.values_list("round_number", flat=True)))
-    snapshot = chosen_snapshot(request, event, staff)
-    rows = []
+    snapshot = chosen_snapshot(request, event, staff, rows=False)
+    table = ""
     if snapshot is not None:
-        for row in snapshot.rows:
-            rows.append(
-                {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
-            )
+        key = f"standings-table:{snapshot.pk}:{snapshot.computed_at.timestamp()}"
+        table = cache.get(key)
+        if table is None:
+            table = _standings_table(event, snapshot)
+            cache.set(key, table, timeout=page_cache.FRAGMENT_TIMEOUT)
     return render(
         request,
         "matches/standings.html",
@@ -183,10 +207,20 @@ def event_standings(request, event_id: int):
             "staff": staff,
             "snapshot": snapshot,
             "available": available,
-            "groups": division_groups(event, rows, key=lambda r: r.get("division", "")),
+            "table": mark_safe(table),  # rendered by our own template, escaped there
             "has_bracket": _has_bracket(event, staff),
         },
     )
+
+
+def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
+    rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
+    rows = [
+        {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
+        for row in rows
+    ]
+    groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
+    return render_to_string("matches/_standings_table.html", {"groups": groups})
 
 
 def event_bracket(request, event_id: int):

@@ -10,7 +10,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from league.view_helpers import (
@@ -239,17 +241,41 @@ GRID_LABELS = {
 }
 
 
+#: Rows of the results grid on one page; the rest by table range.
+GRID_PAGE = 200
+
+
+def _table_range(text: str) -> tuple[int, int] | None:
+    lo, _, hi = text.replace("–", "-").partition("-")
+    if not lo.strip().isdigit():
+        return None
+    lo_n = int(lo)
+    hi_n = int(hi) if hi.strip().isdigit() else lo_n
+    return (lo_n, hi_n) if lo_n <= hi_n else (hi_n, lo_n)
+
+
 @login_required
 def round_results(request, event_id: int, number: int):
-    """Staff: every match of a round, what needs them first (disputed, missing, reported,
-    final), with what each player reported and a compact result form per row."""
+    """Staff: the matches of a round, what needs them first (disputed, missing, reported,
+    final), with what each player reported and a compact result form per row. The tally
+    is one aggregate query; a big round shows its first `GRID_PAGE` rows in that order and
+    the rest by table range (`?tables=101-200`). The game pickers are rendered once."""
     event = get_event(event_id)
     require_staff(request, event)
     round_ = get_object_or_404(Round, event=event, number=number)
     round_.event = event
-    rows, counts = [], Counter()
-    for m in selectors.round_results(round_):
-        counts[m.status] += 1
+    tables_text = request.GET.get("tables", "").strip()[:20]
+    tables = _table_range(tables_text)
+    matches = selectors.round_results(round_, tables=tables, limit=GRID_PAGE)
+    if tables is None and len(matches) < GRID_PAGE:  # the whole round is on the page
+        tally = Counter({status: 0 for status in GRID_LABELS})
+        tally.update(m.status for m in matches)
+        last = max((m.table for m in matches), default=0)
+    else:
+        tally, last = selectors.result_counts(round_)
+    total = sum(tally.values())
+    rows = []
+    for m in matches:
         names = names_of(m)
         reports = [
             {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
@@ -259,6 +285,7 @@ def round_results(request, event_id: int, number: int):
             {"match": m, "names": names, "reports": reports, "result": match_result_text(m)}
         )
     top_cut = round_.stage == Round.Stage.TOP_CUT
+    form = GridResultForm(best_of=event.best_of, auto_id=False)
     return render(
         request,
         "matches/round_results.html",
@@ -266,9 +293,15 @@ def round_results(request, event_id: int, number: int):
             "event": event,
             "round": round_,
             "rows": rows,
-            "counts": [(status, GRID_LABELS[status], counts[status]) for status in GRID_LABELS],
-            "open_count": sum(counts[s] for s in selectors.RESULTS_ORDER[:-1]),
-            "form": GridResultForm(best_of=event.best_of, auto_id=False),
+            "shown": len(rows),
+            "total": total,
+            "tables": tables_text if tables else "",
+            "ranges": [(lo, min(lo + GRID_PAGE - 1, last)) for lo in range(1, last + 1, GRID_PAGE)],
+            "counts": [(status, GRID_LABELS[status], tally[status]) for status in GRID_LABELS],
+            "open_count": sum(tally[s] for s in selectors.RESULTS_ORDER[:-1]),
+            "entry_controls": mark_safe(  # rendered by our own template, escaped there
+                render_to_string("matches/_grid_entry_controls.html", {"form": form})
+            ),
             "quick": [
                 (value, label)
                 for value, label in GridResultForm.QUICK

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from league.models import Event
@@ -18,9 +22,10 @@ from league.view_helpers import (
     require_staff,
     show_error,
 )
+from notifications.services import unread_count
 from rules.errors import DomainError
 
-from .. import selectors, services
+from .. import page_cache, selectors, services
 from ..models import Match, Round
 from ..presenters import division_groups, match_result_text, seconds_left
 
@@ -98,43 +103,126 @@ def _round_matches(round_: Round) -> list[Match]:
     )
 
 
-def round_pairings(request, event_id: int, number: int):
-    """By table (the default): table, player A (points), player B (points), result. By name
-    (`?by=name`): every player alphabetically with table, opponent and result, as players
-    look for themselves on the wall."""
-    event = get_event(event_id)
-    round_ = _round(request, event, number)
-    matches = _round_matches(round_)
+def _pairing_rows(event: Event, round_: Round, find: str = "") -> list[dict]:
+    if find:
+        query = Q()
+        for side in ("player_a__player", "player_b__player"):
+            query |= Q(**{f"{side}__name__icontains": find}) | Q(**{f"{side}__player_id": find})
+        matches = list(
+            round_.matches.filter(query)
+            .select_related("player_a__player", "player_b__player")
+            .order_by("division", "table")[:FIND_LIMIT]
+        )
+    else:
+        matches = _round_matches(round_)
     points = selectors.points_before(event, round_.number)
-    mine = own_registration(request.user, event)
-    rows = [
+    return [
         {
             "match": m,
             "a_points": points[m.player_a_id],
             "b_points": points[m.player_b_id] if m.player_b_id else None,
             "result": match_result_text(m),
-            "mine": mine is not None and mine.pk in (m.player_a_id, m.player_b_id),
         }
         for m in matches
     ]
+
+
+#: "Find my table" answers with at most this many pairings (a common first name).
+FIND_LIMIT = 40
+
+
+def _divisions_of(groups: list[dict]) -> list[tuple[str, str]]:
+    return [(g["division"], g["name"]) for g in groups if g["division"]]
+
+
+def _pairings_html(event: Event, round_: Round, *, by_name: bool, division: str,
+                   find: str = "") -> tuple[str, list[tuple[str, str]]]:  # fmt: skip
+    """The pairings list (every viewer sees the same) and the divisions it has."""
+    rows = _pairing_rows(event, round_, find)
+    if by_name or find:
+        rows = _pairings_by_name(rows)
+    if find:
+        rows = [e for e in rows if _found(e, find)]
+    groups = division_groups(event, rows, key=lambda r: r["match"].division)
+    divisions = _divisions_of(groups)
+    if division:
+        groups = [g for g in groups if g["division"] == division]
+    html = render_to_string(
+        "matches/_pairings_list.html",
+        {"event": event, "round": round_, "by_name": by_name or bool(find), "groups": groups,
+         "find": find},
+    )  # fmt: skip
+    return html, divisions
+
+
+def _found(entry: dict, find: str) -> bool:
+    """`find` is a player ID (exactly) or part of a name (any case)."""
+    return find.casefold() in entry["name"].casefold() or find == entry["player_id"]
+
+
+def round_pairings(request, event_id: int, number: int):
+    """By table (the default): table, player A (points), player B (points), result. By name
+    (`?by=name`): every player alphabetically with table, opponent and result, as players
+    look for themselves on the wall. `?division=` shows one division; `?find=` a name or
+    player ID answers with that player's pairing only.
+
+    The list is built once per version of the event and served from the shared cache
+    (`matches.page_cache`); the viewer's own row is marked with a style rule, so the list
+    is the same for everyone. Answers 304 to a phone whose copy is current."""
+    event = get_event(event_id)
+    round_ = _round(request, event, number)
+    staff = is_staff(request, event)
     by_name = request.GET.get("by") == "name"
-    if by_name:
-        rows = _pairings_by_name(rows, mine.pk if mine else None)
-    return render(
+    division = request.GET.get("division", "")[:20]
+    find = request.GET.get("find", "").strip()[:60]
+    user_id = request.user.pk or 0
+    tag = page_cache.etag(event.pk, "pairings", number, by_name, division, find, user_id,
+                          staff, unread_count(request.user))  # fmt: skip
+    not_modified = get_conditional_response(request, etag=tag)
+    if not_modified is not None:
+        return not_modified
+    if staff or find:
+        html, divisions = _pairings_html(event, round_, by_name=by_name, division=division,
+                                         find=find)  # fmt: skip
+    else:
+        html, divisions = page_cache.cached(
+            event.pk, f"pairings:{number}:{int(by_name)}:{division}",
+            lambda: _pairings_html(event, round_, by_name=by_name, division=division),
+        )  # fmt: skip
+    mine = own_registration(request.user, event)
+    response = render(
         request,
         "matches/round_pairings.html",
         {
             "event": event,
             "round": round_,
             "by_name": by_name,
-            "groups": division_groups(event, rows, key=lambda r: r["match"].division),
-            "staff": is_staff(request, event),
+            "pairings": mark_safe(html),  # rendered by our own template, escaped there
+            "divisions": divisions,
+            "division": division,
+            "find": find,
+            "mine": mine,
+            "my_match": _my_match(round_, mine),
+            "staff": staff,
             "rounds": _round_numbers(request, event),
         },
     )
+    response["ETag"] = f'"{tag}"'
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
-def _pairings_by_name(rows: list[dict], mine: int | None) -> list[dict]:
+def _my_match(round_: Round, mine) -> Match | None:
+    if mine is None:
+        return None
+    return (
+        round_.matches.filter(Q(player_a=mine) | Q(player_b=mine))
+        .select_related("player_a__player", "player_b__player")
+        .first()
+    )
+
+
+def _pairings_by_name(rows: list[dict]) -> list[dict]:
     """One entry per player (name, points, table, opponent, result), alphabetical."""
     entries = []
     for row in rows:
@@ -146,12 +234,13 @@ def _pairings_by_name(rows: list[dict], mine: int | None) -> list[dict]:
             entries.append(
                 {
                     "match": m,
+                    "registration": player.pk,
                     "name": player.player.name,
+                    "player_id": player.player.player_id,
                     "points": player_points,
                     "opponent": opponent.player.name if opponent else None,
                     "opponent_points": opponent_points,
                     "result": row["result"],
-                    "mine": player.pk == mine,
                 }
             )
     entries.sort(key=lambda e: (e["name"].casefold(), e["match"].table))
@@ -163,10 +252,7 @@ def _round_numbers(request, event: Event) -> list[int]:
     return list(rounds.order_by("number").values_list("number", flat=True))
 
 
-def round_projector(request, event_id: int, number: int):
-    """For the wall: every player by name with table and opponent, refreshed every 30 s."""
-    event = get_event(event_id)
-    round_ = _round(request, event, number)
+def _projector_html(event: Event, round_: Round) -> str:
     entries = []
     for m in _round_matches(round_):
         a = m.player_a.player.name
@@ -175,14 +261,28 @@ def round_projector(request, event_id: int, number: int):
         if b is not None:
             entries.append({"name": b, "table": m.table, "opponent": a, "division": m.division})
     entries.sort(key=lambda e: (e["name"].casefold(), e["table"]))
-    remaining = seconds_left(round_)
+    groups = division_groups(event, entries, key=lambda e: e["division"])
+    return render_to_string("matches/_projector_list.html", {"groups": groups})
+
+
+def round_projector(request, event_id: int, number: int):
+    """For the wall: every player by name with table and opponent, refreshed every 30 s
+    (the list from the shared cache, the clock per request)."""
+    event = get_event(event_id)
+    round_ = _round(request, event, number)
+    if is_staff(request, event):
+        html = _projector_html(event, round_)
+    else:
+        html = page_cache.cached(
+            event.pk, f"projector:{number}", lambda: _projector_html(event, round_)
+        )
     return render(
         request,
         "matches/projector.html",
         {
             "event": event,
             "round": round_,
-            "groups": division_groups(event, entries, key=lambda e: e["division"]),
-            "remaining": remaining,
+            "players": mark_safe(html),  # rendered by our own template, escaped there
+            "remaining": seconds_left(round_),
         },
     )

@@ -1,0 +1,362 @@
+"""Tournament day over real HTTP: the production stack (gunicorn, `DJANGO_ENV=production`,
+PostgreSQL, Redis cache, a Celery worker) under the phones of an N-player event. Prints the
+table of issue 16 (req/s, p50/p95/p99, web CPU a request, bytes a response); asserts nothing.
+
+    .venv/bin/python benchmarks/bench_load.py --players 512 2048 [--root DIR] [--seconds 15]
+
+For each size it builds an event through the services (round 1 played, round 2 posted),
+starts gunicorn (5 sync workers) and a Celery worker, then plays:
+  - "pairings by name", 50 readers at once;
+  - "round posted": 50 readers mixing the event page, the match page, the pairings by table
+    and by name, the projector and the standings;
+  - single requests alone (pairings by name, the results grid, the dashboard, round JSON);
+  - "everyone reports": 30 players at once through the page form, then 30 at once through
+    the API (the opponents, confirming).
+`--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
+checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
+redis-server (cache in DB 0, broker in DB 1) on a free port, so it touches no one's Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
+REDIS = ""  # a private redis-server on a free port, started by main()
+CSRF = "b" * 32
+
+
+def site_env(root: Path) -> dict:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "PYTHONPATH": str(root),
+        "DATABASE_URL": URL,
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": "bench-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CELERY_BROKER_URL": f"{REDIS}/1",
+        "CACHE_URL": f"{REDIS}/0",
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "LOG_LEVEL": "WARNING",
+        "VAR_DIR": "/tmp/bench16-var",
+    }
+
+
+# --- building the event (runs inside the served checkout) -----------------------------
+
+
+def build(players: int) -> dict:
+    """Round 1 played and closed, round 2 posted; sessions for every player and the staff;
+    API credentials (a token when the checkout has them, else a shared password)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from matches.models import Round
+    from matches.simulation import organiser, simulate_event
+
+    staff = organiser(f"bench-staff-{players}")
+    report = simulate_event(players=players, seed=players, stop_after_round=1, staff=staff)
+    event = report.event
+    round_ = Round.objects.get(event=event, number=2)
+
+    def session(user) -> str:
+        store = SessionStore()
+        store["_auth_user_id"] = str(user.pk)
+        store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        store["_auth_user_hash"] = user.get_session_auth_hash()
+        store.create()
+        return store.session_key
+
+    User = get_user_model()
+    password = "bench-" + secrets.token_hex(8)
+    users = list(User.objects.filter(player__registrations__event=event).distinct())
+    User.objects.filter(pk__in=[u.pk for u in users]).update(password=make_password(password))
+    tokens = {}
+    try:
+        from league.tokens import create_api_token
+    except ImportError:
+        create_api_token = None
+    matches = []
+    for m in round_.matches.filter(player_b__isnull=False).select_related(
+        "player_a__player__user", "player_b__player__user"
+    ):
+        a, b = m.player_a.player.user, m.player_b.player.user
+        a.refresh_from_db()
+        b.refresh_from_db()
+        if create_api_token:
+            tokens[b.username] = create_api_token(user=b, name="bench")[1]
+        matches.append(
+            {"id": m.pk, "a": session(a), "b": session(b), "b_user": b.username,
+             "b_player_id": m.player_b.player.player_id}
+        )  # fmt: skip
+    return {
+        "event": event.pk,
+        "round": 2,
+        "staff": session(staff),
+        "password": password,
+        "tokens": tokens,
+        "matches": matches,
+    }
+
+
+# --- the stack --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+class Stack:
+    def __init__(self, root: Path, port: int):
+        env = site_env(root)
+        py = str(HERE / ".venv/bin/python")
+        subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env,
+                       check=True)  # fmt: skip
+        self.web = subprocess.Popen(
+            [py, "-m", "gunicorn", "config.wsgi", "-w", "5", "-b", f"127.0.0.1:{port}",
+             "--log-level", "warning"], cwd=root, env=env)  # fmt: skip
+        self.worker = subprocess.Popen(
+            [py, "-m", "celery", "-A", "config", "worker", "-c", "1", "--loglevel=WARNING"],
+            cwd=root, env=env, stdout=subprocess.DEVNULL)  # fmt: skip
+        self.port = port
+        for _ in range(100):
+            try:
+                get(port, "/api/")
+                break
+            except OSError:
+                time.sleep(0.2)
+
+    def web_cpu(self) -> float:
+        return cpu_seconds(children(self.web.pid))
+
+    def stop(self) -> None:
+        for proc in (self.web, self.worker):
+            proc.terminate()
+        for proc in (self.web, self.worker):
+            proc.wait(timeout=30)
+
+
+def request(port, method, path, *, cookie=None, headers=None, body=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    head = {"Accept-Encoding": "gzip, br", "X-Forwarded-Proto": "https",
+            "Referer": f"https://127.0.0.1:{port}/", **(headers or {})}  # fmt: skip
+    if cookie:
+        head["Cookie"] = f"sessionid={cookie}; csrftoken={CSRF}"
+        head["X-CSRFToken"] = CSRF
+    conn.request(method, path, body=body, headers=head)
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, len(data)
+
+
+def get(port, path, **kw):
+    return request(port, "GET", path, **kw)
+
+
+def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> dict:
+    """Run `jobs` (callables returning (status, bytes)) from `concurrency` threads, in turn,
+    until they run out (or `seconds` pass, cycling)."""
+    lock = threading.Lock()
+    times, sizes, errors = [], [], []
+    it = iter(jobs)
+    deadline = time.perf_counter() + seconds if seconds else None
+
+    def worker():
+        while True:
+            with lock:
+                if deadline and time.perf_counter() > deadline:
+                    return
+                job = next(it, None)
+            if job is None:
+                return
+            started = time.perf_counter()
+            status, size = job()
+            took = time.perf_counter() - started
+            with lock:
+                times.append(took)
+                sizes.append(size)
+                if status >= 400:
+                    errors.append(status)
+
+    cpu0, t0 = stack.web_cpu(), time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall, cpu = time.perf_counter() - t0, stack.web_cpu() - cpu0
+    times.sort()
+
+    def pct(p):
+        return times[min(len(times) - 1, int(len(times) * p))] * 1000
+
+    return {"n": len(times), "rps": len(times) / wall, "p50": pct(0.5), "p95": pct(0.95),
+            "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000,
+            "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors)}  # fmt: skip
+
+
+def cycle(items):
+    while True:
+        yield from items
+
+
+def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
+    port, ev, rn = stack.port, data["event"], data["round"]
+    ms = data["matches"]
+    out = []
+    by_name = f"/events/{ev}/rounds/{rn}/?by=name"
+    for path in (by_name, f"/events/{ev}/rounds/{rn}/"):
+        get(port, path)  # warm
+    readers = (lambda i=i: get(port, by_name, cookie=ms[i % len(ms)]["a"]) for i in range(10**9))
+    out.append(("pairings by name, 50 readers", run(stack, readers, 50, seconds)))
+    mix = [f"/events/{ev}/", "MATCH", f"/events/{ev}/rounds/{rn}/", by_name,
+           f"/events/{ev}/rounds/{rn}/projector/", f"/events/{ev}/standings/"]  # fmt: skip
+
+    def posted(i):
+        m = ms[i % len(ms)]
+        path = mix[i % len(mix)]
+        return get(port, f"/matches/{m['id']}/" if path == "MATCH" else path, cookie=m["a"])
+
+    jobs = (lambda i=i: posted(i) for i in range(10**9))
+    out.append(("round posted (mixed pages), 50 readers", run(stack, jobs, 50, seconds)))
+    round_id = None
+    alone = [
+        ("pairings by name, alone", by_name, ms[0]["a"]),
+        ("organiser results grid, alone", f"/events/{ev}/rounds/{rn}/results/", data["staff"]),
+        ("organiser dashboard, alone", f"/events/{ev}/manage/", data["staff"]),
+    ]
+    for label, path, cookie in alone:
+        out.append((label, run(stack, [lambda p=path, c=cookie: get(port, p, cookie=c)] * 15, 1)))
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    conn.request("GET", f"/api/rounds/?event={ev}")
+    listing = json.loads(conn.getresponse().read())
+    rows = listing.get("results", listing) if isinstance(listing, dict) else listing
+    round_id = next((r["id"] for r in rows if r.get("number") == rn), None)
+    if round_id:
+        api = f"/api/rounds/{round_id}/"
+        out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
+    two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
+    page = [
+        lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"], body=two_nil,
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        for m in ms
+    ]  # fmt: skip
+    out.append(("results reported through the page form, 30 at once", run(stack, page, 30)))
+    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
+
+    def api_report(m):
+        if data["tokens"]:
+            auth = f"Token {data['tokens'][m['b_user']]}"
+            label = "token"
+        else:
+            import base64
+
+            raw = f"{m['b_user']}:{data['password']}".encode()
+            auth = "Basic " + base64.b64encode(raw).decode()
+            label = "Basic"
+        api_report.label = label
+        return request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
+                       headers={"Content-Type": "application/json", "Authorization": auth})  # fmt: skip
+
+    api_jobs = [lambda m=m: api_report(m) for m in ms]
+    result = run(stack, api_jobs, 30)
+    out.append((f"results reported through the API ({api_report.label}), 30 at once", result))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, nargs="+", default=[512])
+    parser.add_argument("--root", type=Path, default=HERE)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.build:
+        sys.path.insert(0, str(Path.cwd()))
+        print(json.dumps(build(args.build)))
+        return
+    global REDIS
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
+    REDIS = f"redis://127.0.0.1:{redis_port}"
+    try:
+        _main(args)
+    finally:
+        redis.terminate()
+        redis.wait(timeout=10)
+
+
+def _main(args) -> None:
+    root = args.root.resolve()
+    py = str(HERE / ".venv/bin/python")
+    env = site_env(root)
+    import psycopg
+
+    base, name = URL.rsplit("/", 1)
+    for players in args.players:
+        with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+        started = time.perf_counter()
+        built = subprocess.run(
+            [py, str(Path(__file__).resolve()), "--build", str(players)],
+            cwd=root, env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
+            capture_output=True, text=True, check=True)  # fmt: skip
+        data = json.loads(built.stdout.strip().splitlines()[-1])
+        print(f"\n## {players} players (built in {time.perf_counter() - started:.0f} s); "
+              f"load before: {os.getloadavg()[0]:.2f}")  # fmt: skip
+        subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
+        stack = Stack(root, free_port())
+        try:
+            results = scenarios(stack, data, args.seconds)
+        finally:
+            stack.stop()
+        print("| what | n | req/s | p50 ms | p95 ms | p99 ms | web CPU ms/req | KB | errors |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for label, r in results:
+            print(f"| {label} | {r['n']} | {r['rps']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | "
+                  f"{r['p99']:.0f} | {r['cpu_ms']:.0f} | {r['kb']:.0f} | {r['errors']} |")  # fmt: skip
+        print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
