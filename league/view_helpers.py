@@ -46,6 +46,7 @@ def is_staff(request, event: Event) -> bool:
 
 def require_staff(request, event: Event) -> None:
     if not is_staff(request, event):
+        require_visible(request, event)  # a draft is "not found", not "forbidden"
         raise PermissionDenied("Only the event's staff can see this page.")
 
 

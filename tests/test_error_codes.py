@@ -20,8 +20,8 @@ PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches")
 
 SITE_CODES = {
     "already-registered", "card-data", "deck-locked", "duplicate-player-id", "empty-decklist",
-    "event-finished", "event-started", "invalid-event", "invalid-result", "not-active",
-    "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
+    "event-finished", "event-started", "invalid-event", "invalid-result", "json-too-deep",
+    "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
     "registration-closed", "result-final", "result-incomplete", "results-missing",
     "round-closed", "round-not-public", "round-open", "unknown-kind",
 }  # fmt: skip
@@ -30,6 +30,10 @@ ENGINE_CODES = {
     "bad_result", "bad_ruleset", "bad_top_cut", "duplicate_match", "duplicate_player",
     "match_after_drop", "too_few_players", "too_many_players", "unknown_player",
 }  # fmt: skip
+
+#: Codes the site's middleware answers with directly (`{"code": ..., "detail"}`), before or
+#: outside any service: a body over the limit, a throttled login.
+RESPONSE_CODES = {"login-throttled", "request-too-large"}
 
 KEBAB = re.compile(r"[a-z]+(-[a-z]+)*")
 SNAKE = re.compile(r"[a-z]+(_[a-z]+)*")
@@ -88,3 +92,9 @@ def test_site_codes_are_kebab_case():
 def test_engine_codes_share_one_spelling():
     assert [code for code in sorted(ENGINE_CODES) if not SNAKE.fullmatch(code)] == []
     assert not {c.replace("_", "-") for c in ENGINE_CODES} & SITE_CODES
+
+
+def test_response_codes_are_kebab_case_and_answered_by_the_site():
+    source = "".join(p.read_text() for p in (ROOT / "config").glob("*.py"))
+    assert [code for code in sorted(RESPONSE_CODES) if not KEBAB.fullmatch(code)] == []
+    assert [code for code in sorted(RESPONSE_CODES) if f'"code": "{code}"' not in source] == []
