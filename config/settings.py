@@ -177,7 +177,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "config.api_auth.BasicAuthentication",
@@ -280,5 +280,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # In-process tasks would log every run into the quick start's console.
-    "loggers": {"celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"}},
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
+        # Every failed login at INFO would drown the log; lockouts are WARNING.
+        "axes": {"level": "WARNING"},
+    },
 }

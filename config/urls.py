@@ -16,3 +16,5 @@ urlpatterns = [
     path("", include("config.page_urls")),
     path("", include("notifications.urls")),
 ]
+
+handler404 = "config.api_errors.not_found"
