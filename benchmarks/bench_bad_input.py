@@ -12,6 +12,7 @@ paste is slow because of fuzzy matching against the whole card index.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import random
@@ -60,10 +61,8 @@ def request(port, method, path, body=b"", headers=None, declared_length=None):
             for k, v in {**headers, "Content-Length": str(declared_length)}.items():
                 conn.putheader(k, v)
             conn.endheaders()
-            try:
+            with contextlib.suppress(OSError):
                 conn.send(body)
-            except OSError:
-                pass
         else:
             conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
@@ -118,10 +117,8 @@ def main() -> None:
         def watch():
             while not stop.is_set():
                 for pid in pids:
-                    try:
+                    with contextlib.suppress(FileNotFoundError):
                         peak[pid] = max(peak[pid], vm(pid, "VmRSS"))
-                    except FileNotFoundError:
-                        pass
                 time.sleep(0.02)
 
         threading.Thread(target=watch, daemon=True).start()

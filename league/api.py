@@ -96,7 +96,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=SeasonStandingSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def leaderboard(self, request, pk=None):
         rows = SeasonStanding.objects.filter(season=self.get_object()).select_related("player")
         return Response(SeasonStandingSerializer(rows, many=True).data)
@@ -143,7 +143,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(EventSerializer(event).data)
 
     @extend_schema(responses=RegistrationSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def registrations(self, request, pk=None):
         """Everyone registered (names and status): public, decklists are not part of it."""
         rows = Registration.objects.filter(event=self.get_object()).select_related("player")
@@ -192,7 +192,9 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         description="The player and staff get every version with `submitted_by`; anyone else, "
         "once the lists are published, gets only the list that counts, without `submitted_by`.",
     )
-    @action(detail=True, methods=["get", "post"], permission_classes=[AllowAny])
+    @action(
+        detail=True, methods=["get", "post"], permission_classes=[AllowAny], pagination_class=None
+    )
     def decks(self, request, pk=None):
         """GET: the decklist (every version for the player and staff; the list that counts
         for anyone once the organiser published the lists). POST: submit a new version; the

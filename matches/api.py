@@ -94,6 +94,8 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     serializer_class = RoundSerializer
     permission_classes = [AllowAny]
+    # The list is one event's rounds, whole (`?event=`), not a page of all rounds.
+    pagination_class = None
 
     def get_queryset(self):
         qs = Round.objects.select_related("event__season__league").prefetch_related(
@@ -109,6 +111,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
             raise NotFound()
         return round_
 
+    @extend_schema(parameters=[OpenApiParameter("event", int, required=True)])
     def list(self, request):
         event_id = request.query_params.get("event", "")
         if not event_id.isdigit():

@@ -21,7 +21,7 @@ PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches")
 SITE_CODES = {
     "already-registered", "card-data", "deck-locked", "duplicate-player-id", "empty-decklist",
     "event-finished", "event-started", "invalid-event", "invalid-result", "json-too-deep",
-    "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
+    "not-active", "not-allowed", "nul-character", "not-enough-players", "not-found", "not-registered", "not-your-match",
     "registration-closed", "result-final", "result-incomplete", "results-missing",
     "round-closed", "round-not-public", "round-open", "unknown-kind",
 }  # fmt: skip

@@ -186,3 +186,15 @@ def test_the_draft_event_cannot_be_registered_for_through_the_api(production_set
     assert world.draft.status == Event.Status.DRAFT
     response = https_client(world.misty).post(f"/api/events/{world.draft.pk}/register/")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ('{"format": "stan\\u0000dard", "decklist_text": "4 Pikachu"}', "application/json"),
+        ("format=stan%00dard&decklist_text=4+Pikachu", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_a_nul_character_is_a_clear_400(production_settings, db, body, content_type):
+    response = https_client().post("/api/decks/check/", body, content_type=content_type)
+    assert response.status_code == 400 and response.json()["code"] == "nul-character"
