@@ -6,10 +6,12 @@ start without `SECRET_KEY` and turns `DEBUG` off. Every variable is listed in RE
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 from notifications.schedule import BEAT_SCHEDULE as NOTIFICATIONS_BEAT_SCHEDULE
@@ -54,6 +56,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "notifications",
     "decks",
     "league",
@@ -65,8 +68,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Cache, static files and production server (see the block below).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Security (production): oversized bodies refused before anything reads them; the CSP.
+    "config.limits.RequestBodyLimitMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -74,6 +80,8 @@ MIDDLEWARE = [
     "config.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a refused login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -253,13 +261,18 @@ NOTIFICATION_RETRY_BUDGET_HOURS = float(os.environ.get("NOTIFICATION_RETRY_BUDGE
 
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # First, so a refused token answers 401 with `WWW-Authenticate: Token`.
         "config.api_auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.limits.BoundedJSONParser",
+        "config.limits.BoundedFormParser",
+        "config.limits.BoundedMultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
@@ -279,10 +292,72 @@ SPECTACULAR_SETTINGS = {
 # Where `import_cards` looks when no path is given, and where tests find the full data.
 CARD_DATA_PATH = os.environ.get("CARD_DATA_PATH", str(BASE_DIR.parent / "shared/data/pokemon-tcg"))
 
+# === Security (production) ============================================================
+# What `DJANGO_ENV=production` turns on behind the TLS proxy, and the limits that hold in
+# every environment (so development and the tests see what production does).
+# `manage.py check --deploy` is clean with these (tests/security/test_deploy.py).
 if PRODUCTION:
+    # The proxy terminates TLS and says so in X-Forwarded-Proto (it must overwrite any
+    # X-Forwarded-Proto the client sent). Plain-HTTP requests are redirected to HTTPS
+    # before any view (or API authentication) sees them.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Preloading commits the whole domain (and its subdomains) to HTTPS in browsers for
+    # good: the site's owner opts in. Until then the check that asks for it is silenced.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Proxies in front of the site whose X-Forwarded-For entries are trusted (1 behind the TLS
+# proxy); login throttling reads the client's address with it.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
+
+# Content-Security-Policy (django-csp): only our own scripts, styles and images. Inline
+# <script> blocks carry the request's nonce (`{{ request.csp_nonce }}`); inline style
+# attributes are allowed (styles cannot run code). Swagger UI loads its init script from
+# a URL (SpectacularSwaggerSplitView), so it needs no inline script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Input bounds (config/limits.py): any request body, and JSON nesting in the API. The
+# largest honest body is a decklist paste of a few kilobytes.
+REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+JSON_MAX_DEPTH = 32
+
+# Login throttling (django-axes, config/login_throttle.py): by account and, separately, by
+# address; the lock lifts after the cool-off or when staff delete the attempts in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "config.login_throttle.lockout_response"
+AXES_VERBOSE = False
+# === end of Security (production) =====================================================
 
 LOGGING = {
     "version": 1,
@@ -290,5 +365,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # In-process tasks would log every run into the quick start's console.
-    "loggers": {"celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"}},
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
+        # Every failed login at INFO would drown the log; lockouts are WARNING.
+        "axes": {"level": "WARNING"},
+    },
 }

@@ -1,20 +1,22 @@
 """API for leagues, seasons, events, registrations and deck submissions.
 
-Permissions come from `league.permissions`, the same functions the pages use. Anonymous
-users read leagues, events and published data only.
+Permissions come from `league.permissions`, the same functions the pages use: a draft
+event (its registrations, standings and decklists with it) is "not found" to anyone but its
+staff (`permissions.visible_events`). Anonymous users read leagues, events and published
+data only.
 """
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from decks.api import DecklistInputSerializer
 
-from . import permissions, services
+from . import permissions, selectors, services
 from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
 
 
@@ -50,13 +52,22 @@ class RegistrationSerializer(serializers.ModelSerializer):
                   "checked_in_at", "late_entry_round", "dropped_after_round"]  # fmt: skip
 
 
-class DeckSubmissionSerializer(serializers.ModelSerializer):
-    submitted_by = serializers.StringRelatedField()
+class PublishedDeckSerializer(serializers.ModelSerializer):
+    """A published decklist as the public sees it: the list that counts, no login name."""
 
     class Meta:
         model = DeckSubmission
-        fields = ["id", "version", "text", "legal", "verdict", "card_count", "submitted_by",
-                  "submitted_at", "after_deadline"]  # fmt: skip
+        fields = ["id", "version", "text", "legal", "verdict", "card_count", "submitted_at",
+                  "after_deadline"]  # fmt: skip
+
+
+class DeckSubmissionSerializer(PublishedDeckSerializer):
+    """A version as the player and staff see it, with who stored it."""
+
+    submitted_by = serializers.StringRelatedField()
+
+    class Meta(PublishedDeckSerializer.Meta):
+        fields = [*PublishedDeckSerializer.Meta.fields, "submitted_by"]
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
@@ -85,7 +96,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=SeasonStandingSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def leaderboard(self, request, pk=None):
         rows = SeasonStanding.objects.filter(season=self.get_object()).select_related("player")
         return Response(SeasonStandingSerializer(rows, many=True).data)
@@ -93,9 +104,13 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
 
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
-    queryset = Event.objects.select_related("format", "season__league")
     serializer_class = EventSerializer
     permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        return permissions.visible_events(
+            self.request.user, Event.objects.select_related("format", "season__league")
+        ).order_by("pk")
 
     @extend_schema(request=None, responses={201: RegistrationSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -128,7 +143,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(EventSerializer(event).data)
 
     @extend_schema(responses=RegistrationSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def registrations(self, request, pk=None):
         """Everyone registered (names and status): public, decklists are not part of it."""
         rows = Registration.objects.filter(event=self.get_object()).select_related("player")
@@ -146,6 +161,8 @@ class RegistrationViewSet(viewsets.GenericViewSet):
             permissions.owns_registration(self.request.user, registration)
             or permissions.is_event_staff(self.request.user, registration.event)
         ):
+            if not permissions.can_view_event(self.request.user, registration.event):
+                raise NotFound()
             raise PermissionDenied("This is not your registration.")
 
     def retrieve(self, request, pk=None):
@@ -169,11 +186,19 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["POST"], request=DecklistInputSerializer, responses={201: DeckSubmissionSerializer}
     )
-    @extend_schema(methods=["GET"], responses=DeckSubmissionSerializer(many=True))
-    @action(detail=True, methods=["get", "post"], permission_classes=[AllowAny])
+    @extend_schema(
+        methods=["GET"],
+        responses=DeckSubmissionSerializer(many=True),
+        description="The player and staff get every version with `submitted_by`; anyone else, "
+        "once the lists are published, gets only the list that counts, without `submitted_by`.",
+    )
+    @action(
+        detail=True, methods=["get", "post"], permission_classes=[AllowAny], pagination_class=None
+    )
     def decks(self, request, pk=None):
-        """GET: every version of the decklist (the player, staff, or anyone once the
-        organiser published the lists). POST: submit a new version; the verdict comes back."""
+        """GET: the decklist (every version for the player and staff; the list that counts
+        for anyone once the organiser published the lists). POST: submit a new version; the
+        verdict comes back."""
         if request.method == "POST":
             data = DecklistInputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
@@ -187,7 +212,12 @@ class RegistrationViewSet(viewsets.GenericViewSet):
                 DeckSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
             )
         registration = get_object_or_404(self.get_queryset(), pk=pk)
+        if not permissions.can_view_event(request.user, registration.event):
+            raise NotFound()
         if not permissions.can_view_decklist(request.user, registration):
             raise PermissionDenied("Decklists are private until the organiser publishes them.")
+        if not permissions.sees_deck_history(request.user, registration):
+            shown = selectors.public_decklist(registration)
+            return Response(PublishedDeckSerializer([shown] if shown else [], many=True).data)
         rows = registration.deck_submissions.select_related("submitted_by").order_by("-version")
         return Response(DeckSubmissionSerializer(rows, many=True).data)

@@ -34,13 +34,13 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
-    def clean_email(self):
+    def known_addresses(self) -> list[str]:
+        """The addresses, as stored, of accounts that already use this e-mail address. The page never says so
+        (that would tell anyone which addresses have accounts): the sign-up goes on as for
+        a new address, and the view mails the address's owner instead."""
         email = self.cleaned_data["email"]
-        if type(self.instance)._default_manager.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account already uses this e-mail address. Log in, or reset its password."
-            )
-        return email
+        users = type(self.instance)._default_manager.filter(email__iexact=email)
+        return sorted(set(users.values_list("email", flat=True)))
 
 
 PLAYER_ID = RegexValidator(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
 from django.urls import reverse
 
 from notifications.services import NotificationItem, notify
@@ -87,4 +90,26 @@ def event_starting(event) -> int:
             )
             for reg in _registered_with_accounts(event)
         ],
+    )
+
+
+def signup_with_known_address(addresses: list[str]) -> None:
+    """Tell the owner of an address (as their account stores it) that someone signed up with it (the sign-up page does not
+    say the address is known). A plain e-mail after commit, not an inbox row: the new
+    account is not theirs, and their own account may not want notifications."""
+    body = (
+        f"Someone (perhaps you) just created an account on {settings.SITE_URL} with this "
+        "e-mail address, which your account already uses.\n\n"
+        "If it was you and you forgot your login, reset your password: "
+        f"{settings.SITE_URL.rstrip('/')}{reverse('password_reset')}\n"
+        "If it was not you, you can ignore this message."
+    )
+    transaction.on_commit(
+        lambda: send_mail(
+            "Sign-up with your e-mail address",
+            body,
+            settings.DEFAULT_FROM_EMAIL,
+            addresses,
+            fail_silently=True,
+        )
     )

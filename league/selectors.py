@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from .models import Event, Registration
+from .models import DeckSubmission, Event, Registration
 
 #: Registrations that hold a place: registered or checked in.
 ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
@@ -26,3 +26,9 @@ def registration_counts(event: Event) -> dict[str, int]:
     )
     counts["active"] = sum(counts.get(status, 0) for status in ACTIVE)
     return counts
+
+
+def public_decklist(registration: Registration) -> DeckSubmission | None:
+    """The list that counts, which is all the public sees once decklists are published:
+    the latest version (the one the deck check and the printed sheets use)."""
+    return registration.deck_submissions.order_by("-version").first()

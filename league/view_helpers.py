@@ -46,11 +46,13 @@ def is_staff(request, event: Event) -> bool:
 
 def require_staff(request, event: Event) -> None:
     if not is_staff(request, event):
+        require_visible(request, event)  # a draft is "not found", not "forbidden"
         raise PermissionDenied("Only the event's staff can see this page.")
 
 
 def require_visible(request, event: Event) -> None:
-    """A draft event is not announced yet: only its staff see it."""
+    """`permissions.can_view_event`: a draft event is not announced yet, only its staff
+    see it; anyone else gets "not found", as in the API."""
     if event.status == Event.Status.DRAFT and not is_staff(request, event):
         raise Http404("No such event.")
 

@@ -2,7 +2,8 @@
 
 Anonymous users and players see published rounds and published standings only; staff of
 the event's league see everything and act on rounds and results; players report their own
-matches.
+matches. A draft event's rounds, matches and standings are "not found" to anyone but its
+staff (`league.permissions.can_view_event`, the rule the pages use).
 """
 
 from django.core.cache import cache
@@ -19,6 +20,22 @@ from league.models import Event
 
 from . import page_cache, selectors, services
 from .models import Game, Match, ResultChange, Round, StandingsSnapshot
+
+
+def _visible_event(user, event_id) -> Event:
+    """The event, or 404 when `user` may not see it (a draft, to anyone but its staff)."""
+    return get_object_or_404(
+        permissions.visible_events(user, Event.objects.select_related("season__league")),
+        pk=event_id,
+    )
+
+
+def _visible(user, round_: Round) -> bool:
+    """A round (and its matches) is seen when its event is and it is published, or by
+    the event's staff."""
+    if permissions.is_event_staff(user, round_.event):
+        return True
+    return round_.is_public and permissions.can_view_event(user, round_.event)
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -78,6 +95,8 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     serializer_class = RoundSerializer
     permission_classes = [AllowAny]
+    # The list is one event's rounds, whole (`?event=`), not a page of all rounds.
+    pagination_class = None
 
     def get_queryset(self):
         qs = Round.objects.select_related("event__season__league").prefetch_related(
@@ -89,7 +108,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_object(self):
         round_ = super().get_object()
-        if not round_.is_public and not permissions.is_event_staff(self.request.user, round_.event):
+        if not _visible(self.request.user, round_):
             raise NotFound()
         return round_
 
@@ -98,7 +117,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         the event and served from the shared cache (`matches.page_cache`), with an ETag."""
         head = get_object_or_404(Round.objects.select_related("event"), pk=pk)
         staff = permissions.is_event_staff(request.user, head.event)
-        if not head.is_public and not staff:
+        if not _visible(request.user, head):
             raise NotFound()
         if staff:
             return Response(RoundSerializer(self.get_queryset().get(pk=head.pk)).data)
@@ -112,13 +131,14 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         )
         return Response(data, headers={"ETag": tag, "Cache-Control": "no-cache"})
 
+    @extend_schema(parameters=[OpenApiParameter("event", int, required=True)])
     def list(self, request):
         event_id = request.query_params.get("event", "")
         if not event_id.isdigit():
             return Response(
                 {"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST
             )
-        event = get_object_or_404(Event, pk=event_id)
+        event = _visible_event(request.user, event_id)
         rounds = selectors.visible_rounds(
             event, staff=permissions.is_event_staff(request.user, event)
         ).prefetch_related(
@@ -155,7 +175,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
 def pair_next_round(request, event_id: int):
     """Pair the event's next round (staff). Two calls at once make one round: the second
     gets 409 `round-open`."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = _visible_event(request.user, event_id)
     round_ = services.pair_next_round(event=event, by_user=request.user)
     return Response(
         RoundSerializer(selectors.round_with_matches(round_)).data, status=status.HTTP_201_CREATED
@@ -172,9 +192,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         match = self.get_object()
-        if not match.round.is_public and not permissions.is_event_staff(
-            request.user, match.round.event
-        ):
+        if not _visible(request.user, match.round):
             raise NotFound()
         data = MatchSerializer(match).data
         if permissions.is_event_staff(request.user, match.round.event):
@@ -237,7 +255,7 @@ class StandingsSerializer(serializers.Serializer):
 def event_standings(request, event_id: int):
     """The latest standings snapshot (or `?round=N`). Only published standings are shown
     to players and anonymous users; staff also see the live, unpublished ones."""
-    event = get_object_or_404(Event, pk=event_id)
+    event = _visible_event(request.user, event_id)
     round_number = request.query_params.get("round", "")
     if round_number and not round_number.isdigit():
         return Response(

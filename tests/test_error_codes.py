@@ -19,13 +19,18 @@ CODES = {
     "bracket-played", "card-data", "deck-locked", "duplicate-match", "duplicate-player",
     "duplicate-player-id", "empty-decklist", "event-finished", "event-started",
     "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
-    "invalid-event", "invalid-result", "match-after-drop", "no-season", "not-active",
-    "not-allowed", "not-enough-players", "not-found", "not-registered", "not-your-match",
-    "registration-closed", "result-final", "result-incomplete", "results-missing",
-    "round-closed", "round-has-results", "round-not-public", "round-open", "round-stage",
-    "tdf-contradicts", "tdf-invalid", "too-few-players", "too-many-players", "too-many-tokens",
-    "top-cut-undecided", "unknown-format", "unknown-kind", "unknown-player",
+    "invalid-event", "invalid-result", "json-too-deep", "match-after-drop", "no-season",
+    "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
+    "not-your-match", "nul-character", "registration-closed", "result-final",
+    "result-incomplete", "results-missing", "round-closed", "round-has-results",
+    "round-not-public", "round-open", "round-stage", "tdf-contradicts", "tdf-invalid",
+    "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
+    "unknown-format", "unknown-kind", "unknown-player",
 }  # fmt: skip
+
+#: Codes the site's middleware answers with directly (`{"code": ..., "detail"}`), before or
+#: outside any service: a body over the limit, a throttled login.
+RESPONSE_CODES = {"login-throttled", "request-too-large"}
 
 KEBAB = re.compile(r"[a-z]+(-[a-z]+)*")
 
@@ -78,3 +83,9 @@ def test_every_code_is_listed():
 
 def test_codes_are_kebab_case():
     assert [code for code in sorted(CODES) if not KEBAB.fullmatch(code)] == []
+
+
+def test_response_codes_are_kebab_case_and_answered_by_the_site():
+    source = "".join(p.read_text() for p in (ROOT / "config").glob("*.py"))
+    assert [code for code in sorted(RESPONSE_CODES) if not KEBAB.fullmatch(code)] == []
+    assert [code for code in sorted(RESPONSE_CODES) if f'"code": "{code}"' not in source] == []

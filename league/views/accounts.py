@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from rules.divisions import division_for
 from rules.errors import DomainError
 
-from .. import services, tokens
+from .. import notify, services, tokens
 from ..forms import ProfileForm, SignupForm
 from ..models import Division, Season
 from ..view_helpers import safe_next, show_error
@@ -28,14 +28,17 @@ def _with_next(name: str, next_url: str) -> str:
 
 def signup(request):
     """A new account, signed in at once and sent on to the profile step (keeping `next`,
-    e.g. the event page the newcomer came from)."""
+    e.g. the event page the newcomer came from). An address another account already uses
+    gets the same answer (no account enumeration); its owner is mailed about it."""
     next_url = safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if known := form.known_addresses():
+            notify.signup_with_known_address(known)
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request, f"Welcome, {user.get_username()}! One more step: your player profile."
         )

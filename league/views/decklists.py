@@ -169,6 +169,7 @@ def event_deck_detail(request, event_id: int, registration_id: int):
     Staff can store a new version for the player here, even after the deadline."""
     registration = get_registration(event_id, registration_id)
     event = registration.event
+    require_visible(request, event)
     if not permissions.can_view_decklist(request.user, registration):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())

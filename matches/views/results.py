@@ -21,6 +21,7 @@ from league.view_helpers import (
     is_staff,
     own_registration,
     require_staff,
+    require_visible,
     show_error,
 )
 from rules.errors import DomainError
@@ -47,6 +48,7 @@ def _load_match(request, match_id: int) -> Match:
         ),
         pk=match_id,
     )
+    require_visible(request, match.round.event)
     if not match.round.is_public and not is_staff(request, match.round.event):
         raise Http404("This round is not published yet.")
     return match

@@ -20,6 +20,7 @@ from league.view_helpers import (
     is_staff,
     own_registration,
     require_staff,
+    require_visible,
     show_error,
 )
 from notifications.services import unread_count
@@ -88,6 +89,7 @@ def round_action(request, event_id: int, number: int):
 
 
 def _round(request, event: Event, number: int) -> Round:
+    require_visible(request, event)
     round_ = get_object_or_404(Round, event=event, number=number)
     if not round_.is_public and not is_staff(request, event):
         raise Http404("This round is not published yet.")

@@ -2,8 +2,9 @@
 
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,6 +21,9 @@ class Command(BaseCommand):
     help = "Create a demo league with a finished, a running and an upcoming event (idempotent)."
 
     def handle(self, *args, **options):
+        if settings.PRODUCTION:
+            # Its accounts have the README's password (issue 17): never on a real site.
+            raise CommandError("load_demo refuses to run with DJANGO_ENV=production.")
         if League.objects.filter(slug="pallet-town").exists():
             self.stdout.write("Demo data is already loaded.")
             return

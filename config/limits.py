@@ -1,0 +1,99 @@
+"""Input that cannot hurt the server: a bound on every request body and on JSON nesting.
+
+- `RequestBodyLimitMiddleware` refuses a body longer than `REQUEST_BODY_MAX_BYTES` before
+  anything reads it, from its `Content-Length` (a WSGI request without one has no body for
+  Django). The API answers `{"code": "request-too-large", "detail"}`, pages a short text;
+  both with 400, like Django's own `RequestDataTooBig`.
+- `BoundedJSONParser` is DRF's JSON parser with a depth bound: JSON nested deeper than
+  `JSON_MAX_DEPTH` is a 400 `json-too-deep`, whether Python's decoder gives up on it
+  (`RecursionError`, which used to be a 500) or it parses and is merely deeper than any of
+  our requests can be. A NUL character in any string (JSON, form or multipart) is a 400 `nul-character`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+from rules.errors import DomainError
+
+
+def _too_large(request, limit: int):
+    detail = f"The request body is larger than {limit:,} bytes."
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "request-too-large", "detail": detail}, status=400)
+    return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
+
+
+class RequestBodyLimitMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = settings.REQUEST_BODY_MAX_BYTES
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            return _too_large(request, limit)
+        return self.get_response(request)
+
+
+def json_problem(data, limit: int) -> DomainError | None:
+    """What is wrong with `data` (parsed JSON), if anything: lists/objects nested deeper
+    than `limit`, or a NUL character in a string (PostgreSQL cannot even compare one, so a
+    lookup with it would be a 500). Iterative, so it cannot itself run out of stack."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return DomainError("nul-character", "Text may not contain NUL characters.")
+            continue
+        if isinstance(value, dict):
+            children = [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return DomainError("json-too-deep", f"JSON may nest at most {limit} levels.")
+        stack.extend((child, depth + 1) for child in children)
+    return None
+
+
+class BoundedJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.JSON_MAX_DEPTH
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise DomainError("json-too-deep", f"JSON may nest at most {limit} levels.") from None
+        problem = json_problem(data, limit)
+        if problem is not None:
+            raise problem
+        return data
+
+
+def _refuse_nul(data) -> None:
+    for key, values in data.lists():
+        if "\x00" in key or any(isinstance(v, str) and "\x00" in v for v in values):
+            raise DomainError("nul-character", "Text may not contain NUL characters.")
+
+
+class BoundedFormParser(FormParser):
+    """DRF's form parser, refusing a NUL character as the JSON parser does."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        _refuse_nul(data)
+        return data
+
+
+class BoundedMultiPartParser(MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        _refuse_nul(parsed.data)
+        return parsed

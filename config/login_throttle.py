@@ -1,0 +1,47 @@
+"""Login throttling, by account and by address, with django-axes.
+
+Every password check goes through `django.contrib.auth.authenticate` with the request (the
+login form, the admin's, and any API password authentication that remains), and axes'
+backend refuses it once the account or the address has `AXES_FAILURE_LIMIT` failures in the
+cool-off window. The answer is 429 with a message that says what happened and when to try
+again: JSON `{"code": "login-throttled", "detail"}` under /api/, the page
+`registration/locked_out.html` elsewhere.
+
+Unlocking: the lock lifts by itself after `AXES_COOLOFF_TIME`; staff can lift it at once
+in the admin (Axes → Access attempts: delete the rows) or with `manage.py axes_reset_ip
+ADDRESS` / `axes_reset_username NAME`; a successful login resets the account's count.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+
+
+def client_ip(request) -> str | None:
+    """The client's address. Behind `TRUSTED_PROXY_COUNT` proxies (the TLS proxy in
+    production), that many entries from the right of `X-Forwarded-For` are the proxies'
+    own view; the entry before them is the client. Anything further left is what the client
+    claimed and is not trusted."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if len(hops) >= proxies:
+            return hops[-proxies]
+    return request.META.get("REMOTE_ADDR")
+
+
+def _minutes() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+
+
+def lockout_response(request, original_response=None, credentials=None):
+    detail = (
+        f"Too many failed logins for this account or from this address. Try again in "
+        f"{_minutes()} minutes, or ask the league's organiser or an administrator to unlock it."
+    )
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "login-throttled", "detail": detail}, status=429)
+    return render(request, "registration/locked_out.html", {"detail": detail}, status=429)
