@@ -3,7 +3,6 @@
 bad request takes to be answered and each gunicorn worker's peak memory (VmHWM); asserts
 nothing.
 
-    .venv/bin/pip install gunicorn   # not a project dependency
     BENCH_DATABASE_URL=postgres://... .venv/bin/python benchmarks/bench_bad_input.py
 
 The database must be migrated and hold the card data (`manage.py import_cards`): the slow

@@ -37,7 +37,10 @@ from tests.factories import (
     sample_cards,
 )
 
-HEADERS: dict[str, dict] = {"anonymous": {}}
+# The site gzips what a client accepts (issue 16); schemathesis' WSGI transport does not
+# decode it, so these clients ask for the body as it is.
+PLAIN = {"Accept-Encoding": "identity"}
+HEADERS: dict[str, dict] = {"anonymous": dict(PLAIN)}
 
 
 @pytest.fixture(autouse=True)
@@ -67,6 +70,7 @@ def event_with_a_round(db, keep_the_test_connection):
     browser.force_login(staff, backend="django.contrib.auth.backends.ModelBackend")
     csrf = _get_new_csrf_string()
     HEADERS["organiser"] = {
+        **PLAIN,
         "Cookie": f"sessionid={browser.cookies['sessionid'].value}; csrftoken={csrf}",
         "X-CSRFToken": csrf,
     }
@@ -86,7 +90,7 @@ FAST = settings(max_examples=8, deadline=None, suppress_health_check=list(Health
 @schema.parametrize()
 @FAST
 def test_anonymous_requests_conform_to_the_schema(case):
-    case.call_and_validate(checks=CHECKS)
+    case.call_and_validate(headers=HEADERS["anonymous"], checks=CHECKS)
 
 
 @schema.parametrize()
