@@ -148,3 +148,18 @@ def make_event(db, staff):
         return event, regs
 
     return make
+
+
+@pytest.fixture
+def keep_the_test_connection():
+    """For tests that call straight into the WSGI application (schemathesis): its requests
+    end with Django closing "old" connections, which would close the test's transaction;
+    Django's own test client turns that off the same way."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

@@ -44,20 +44,6 @@ HEADERS: dict[str, dict] = {"anonymous": dict(PLAIN)}
 
 
 @pytest.fixture(autouse=True)
-def keep_the_test_connection():
-    """Calls into the WSGI app end with Django closing "old" connections, which would close
-    the test's transaction; Django's own test client turns that off the same way."""
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
-
-
-@pytest.fixture(autouse=True)
 def event_with_a_round(db, keep_the_test_connection):
     sample_cards()
     staff = UserFactory(username="schema-staff")
