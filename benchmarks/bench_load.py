@@ -265,7 +265,8 @@ def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]
     for label, path, cookie in alone:
         out.append((label, run(stack, [lambda p=path, c=cookie: get(port, p, cookie=c)] * 15, 1)))
     conn = http.client.HTTPConnection("127.0.0.1", port)
-    conn.request("GET", f"/api/rounds/?event={ev}")
+    # Production redirects plain HTTP: say what the TLS proxy would.
+    conn.request("GET", f"/api/rounds/?event={ev}", headers={"X-Forwarded-Proto": "https"})
     listing = json.loads(conn.getresponse().read())
     rows = listing.get("results", listing) if isinstance(listing, dict) else listing
     round_id = next((r["id"] for r in rows if r.get("number") == rn), None)

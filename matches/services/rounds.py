@@ -151,9 +151,9 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     return round_
 
 
-def _pod_order(event: Event, pod: Pod) -> list[int]:
-    """The pod's Swiss standings, best first (a combined pod is ranked together)."""
-    rows = standings_rows(event)
+def _pod_order(rows: list[dict], pod: Pod) -> list[int]:
+    """The pod's Swiss standings (`standings_rows`), best first (a combined pod is ranked
+    together)."""
     return [row["registration"] for row in rows if not pod.key or row["division"] in pod.divisions]
 
 
@@ -173,6 +173,7 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
     standings (a player who dropped gets none), then the winners of its last round. A match
     without a winner stops the bracket: `top-cut-undecided` names its table."""
     pairs_by_pod: list[tuple[Pod, list[tuple[str, str]]]] = []
+    rows: list[dict] | None = None  # the standings, read once for every pod that seeds
     for pod in pods:
         if pod.cut < 2:
             continue
@@ -183,7 +184,8 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
                     "pk", flat=True
                 )
             )
-            seeds = [str(reg) for reg in _pod_order(event, pod) if reg in active][: pod.cut]
+            rows = standings_rows(event) if rows is None else rows
+            seeds = [str(reg) for reg in _pod_order(rows, pod) if reg in active][: pod.cut]
             size = 1 << (len(seeds).bit_length() - 1) if seeds else 0
             pairs = topcut.bracket(seeds[:size]) if size >= 2 else []
         else:
