@@ -41,6 +41,21 @@ def _eager_tasks_unless_worker(request):
 
 
 @pytest.fixture(autouse=True)
+def _broker_backoff_is_per_test(request):
+    """After a failed publish a process leaves the broker alone for a few seconds
+    (`notifications.outbox`): one test's unreachable broker must not make the next test's
+    dispatch wait for the relay."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from notifications import outbox
+
+    outbox._broker_down_until = 0.0
+    yield
+    outbox._broker_down_until = 0.0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     """Tests that log in with a password need it hashed; MD5 keeps that instant."""
     if not request.config.pluginmanager.hasplugin("django"):
