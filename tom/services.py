@@ -56,7 +56,14 @@ from .models import TomEvent, TomUpload
 
 DIVISION_OF_CATEGORY = {tdf.JUNIORS: age.JUNIOR, tdf.SENIORS: age.SENIOR, tdf.MASTERS: age.MASTERS}
 CATEGORY_OF_DIVISION = {v: k for k, v in DIVISION_OF_CATEGORY.items()}
-POD_LABEL = {0: "junior", 1: "senior", 2: "masters", 8: "jr+sr", 10: "all"}
+# TOM's pod categories in the site's words for a pod (`Match.division`, `rules.divisions`).
+POD_LABEL = {
+    0: age.pod_key((age.JUNIOR,)),
+    1: age.pod_key((age.SENIOR,)),
+    2: age.pod_key((age.MASTERS,)),
+    8: age.pod_key((age.JUNIOR, age.SENIOR)),
+    10: age.pod_key(age.ORDER),
+}
 RESULT_OF_OUTCOME = {
     tdf.P1_WINS: "a",
     tdf.P2_WINS: "b",
