@@ -30,6 +30,33 @@ def is_event_staff(user, event: Event) -> bool:
     return is_league_staff(user, event.season.league)
 
 
+# What staff do, one name each. `can` is the one question every page, API view and service
+# asks; today every action belongs to the league's organisers (staff roles refine it).
+ACTIONS = frozenset(
+    {
+        "manage-event",  # settings, registrations, publishing lists, the TOM file
+        "pair-rounds",  # pair, publish, start the clock, top cut
+        "enter-results",  # results grid, corrections
+        "time-extensions",
+        "judge-calls",
+        "penalties",
+        "deck-checks",
+    }
+)
+
+
+def can(user, event: Event, action: str) -> bool:
+    """May `user` do `action` (one of `ACTIONS`) at `event`?"""
+    if action not in ACTIONS:
+        raise ValueError(f"unknown staff action {action!r}")
+    return is_event_staff(user, event)
+
+
+def decklists_are_public(event: Event) -> bool:
+    """Whether anyone (not only the player and staff) may read the event's lists."""
+    return event.decklists_published
+
+
 def can_view_event(user, event: Event) -> bool:
     """The one visibility rule: a draft event exists for its staff only."""
     return event.status != Event.Status.DRAFT or is_event_staff(user, event)
@@ -60,7 +87,7 @@ def can_view_decklist(user, registration: Registration) -> bool:
     if not can_view_event(user, event):
         return False
     return (
-        event.decklists_published
+        decklists_are_public(event)
         or owns_registration(user, registration)
         or is_event_staff(user, event)
     )
