@@ -148,6 +148,10 @@ if CACHE_URL:
             "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
         }
     }
+    # Sessions are read from the shared cache and written through to the database: a
+    # phone's every request then costs no session query, and a flushed cache logs nobody
+    # out (a cache that cannot answer falls back to the database).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Static files are served by the web processes through WhiteNoise, compressed (gzip and

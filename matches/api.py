@@ -7,6 +7,7 @@ staff (`league.permissions.can_view_event`, the rule the pages use).
 """
 
 from django.core.cache import cache
+from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
@@ -190,6 +191,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         "round__event__season__league", "player_a__player", "player_b__player"
     ).prefetch_related("games")
 
+    def _match_without_games(self) -> Match:
+        """The match a write starts from: its games are read after the write, once."""
+        return get_object_or_404(self.get_queryset().prefetch_related(None), pk=self.kwargs["pk"])
+
     def retrieve(self, request, pk=None):
         match = self.get_object()
         if not _visible(request.user, match.round):
@@ -208,9 +213,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         payload = ResultInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         match = services.report_result(
-            match=self.get_object(), by_user=request.user, payload=payload.validated_data
+            match=self._match_without_games(), by_user=request.user, payload=payload.validated_data
         )
-        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+        prefetch_related_objects([match], "games")
+        return Response(MatchSerializer(match).data)
 
     @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])

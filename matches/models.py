@@ -111,6 +111,16 @@ class Match(models.Model):
             return "b"
         return None
 
+    def side_of_user(self, user) -> str | None:
+        """ "a" or "b" when `user` plays this match, else None. Reads `player_a.player` and
+        `player_b.player`: load them with the match (`select_related`)."""
+        if not user or not user.is_authenticated:
+            return None
+        for side, registration in (("a", self.player_a), ("b", self.player_b)):
+            if registration is not None and registration.player.user_id == user.pk:
+                return side
+        return None
+
 
 class Game(models.Model):
     class Outcome(models.TextChoices):

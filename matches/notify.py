@@ -46,7 +46,9 @@ def pairings_published(round_: Round) -> int:
     return notify(kind="pairings_published", items=items)
 
 
-def result_reported(match: Match, *, reported_by_side: str) -> int:
+def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> int:
+    """Ask the opponent to confirm; one notice per report (`report_id`), so a retried
+    request never tells them twice."""
     other = match.player_b if reported_by_side == "a" else match.player_a
     if other is None or other.player.user_id is None:
         return 0
@@ -57,7 +59,7 @@ def result_reported(match: Match, *, reported_by_side: str) -> int:
         items=[
             NotificationItem(
                 recipient_id=other.player.user_id,
-                key=f"reported:match:{match.pk}:report:{match.reports.count()}",
+                key=f"reported:match:{match.pk}:report:{report_id}",
                 subject=f"{event.name}: confirm your round {match.round.number} result"[:200],
                 body=f"{_name(reporter)} reported your match at table {match.table}. "
                 "Confirm it, or report what you saw: a different report goes to the staff.",
@@ -67,10 +69,10 @@ def result_reported(match: Match, *, reported_by_side: str) -> int:
     )
 
 
-def result_disputed(match: Match) -> int:
+def result_disputed(match: Match, *, report_id: int) -> int:
     event = match.round.event
     staff = list(event.season.league.organisers.values_list("pk", flat=True))
-    key_base = f"disputed:match:{match.pk}:report:{match.reports.count()}"
+    key_base = f"disputed:match:{match.pk}:report:{report_id}"
     return notify(
         kind="result_reported",
         items=[

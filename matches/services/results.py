@@ -9,7 +9,7 @@ from functools import partial
 from django.db import transaction
 from django.db.models import Q
 
-from league.models import Event, Registration
+from league.models import Event
 from rules.errors import DomainError
 from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
 
@@ -95,12 +95,7 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
     """
     match = _lock_match(match)
-    reg = (
-        Registration.objects.filter(event=match.round.event, player__user=by_user).first()
-        if by_user
-        else None
-    )
-    side = match.side_of(reg.pk) if reg else None
+    side = match.side_of_user(by_user)
     if side is None:
         raise DomainError("not-your-match", "You can only report your own match.", status=403)
     if match.is_bye:
@@ -113,7 +108,8 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     resolution = None if final else _resolve(match, payload)
     if resolution is not None:
         _check_complete(resolution)
-    mine = match.reports.filter(side=side, superseded=False).order_by("-id").first()
+    standing = {r.side: r for r in match.reports.filter(superseded=False).order_by("id")}
+    mine, other = standing.get(side), standing.get("b" if side == "a" else "a")
     if mine is not None and _same_report(match, resolution, payload, mine.payload):
         return match  # a retry or a double tap: nothing changes, nobody is told again
     if final:
@@ -121,17 +117,15 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
             "result-final", "The result already stands; ask staff to correct it.", status=409
         )
     canonical = _canonical(resolution, payload)
-    match.reports.filter(side=side, superseded=False).update(superseded=True)
-    ResultReport.objects.create(match=match, side=side, reported_by=by_user, payload=canonical)
-    other = (
-        match.reports.filter(side="b" if side == "a" else "a", superseded=False)
-        .order_by("-id")
-        .first()
+    if mine is not None:
+        match.reports.filter(side=side, superseded=False).update(superseded=True)
+    report = ResultReport.objects.create(
+        match=match, side=side, reported_by=by_user, payload=canonical
     )
     if other is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
-        notify.result_reported(match, reported_by_side=side)
+        notify.result_reported(match, reported_by_side=side, report_id=report.pk)
     elif other.payload == canonical:
         _apply(
             match,
@@ -144,7 +138,7 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     else:
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
-        notify.result_disputed(match)
+        notify.result_disputed(match, report_id=report.pk)
     return match
 
 

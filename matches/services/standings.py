@@ -38,8 +38,7 @@ def request_standings(*, event: Event, round_number: int, publish_round: int | N
     none is waiting (`StandingsState.queued`), and it covers every round marked dirty.
     The request is recorded as a `notifications.OutboxTask` in this transaction, so a
     broker that is down or restarted empty delays it, never loses it."""
-    StandingsState.objects.get_or_create(event=event)
-    state = StandingsState.objects.select_for_update().get(event=event)
+    state, _ = StandingsState.objects.select_for_update().get_or_create(event=event)
     state.requested += 1
     if state.dirty_from_round is None or round_number < state.dirty_from_round:
         state.dirty_from_round = round_number

@@ -19,7 +19,6 @@ from league.view_helpers import (
     back,
     get_event,
     is_staff,
-    own_registration,
     require_staff,
     require_visible,
     show_error,
@@ -55,8 +54,7 @@ def _load_match(request, match_id: int) -> Match:
 
 
 def _side(request, match: Match) -> str | None:
-    registration = own_registration(request.user, match.round.event)
-    return match.side_of(registration.pk) if registration else None
+    return match.side_of_user(request.user)
 
 
 MAX_ROWS = 12

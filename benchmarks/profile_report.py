@@ -1,0 +1,164 @@
+"""Where a request's time goes: a cProfile of the pairings by name (cache warm) and of the
+result-report path, page form and API,
+on the event `bench_load.py` builds (PostgreSQL, production settings, a private Redis for
+cache and broker). Prints, for each path, the CPU a request in the web process, the
+queries it runs, and the functions that take the most of it; then the standings
+recompute the reports ask for (the worker's share of the same CPU). Asserts nothing.
+
+    .venv/bin/python benchmarks/profile_report.py [--players 512] [--reports 120] [--top 25]
+
+Issue 16 asks for a profile where a figure is not met: this is it. `bench_load.py` measures
+the same paths over HTTP under concurrency; this one runs them one after another in one
+process, so the CPU figures carry no gunicorn, socket or contention cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_load
+
+HERE = bench_load.HERE
+
+
+def profile(label: str, calls, top: int) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    prof = cProfile.Profile()
+    statuses: dict[int, int] = {}
+    queries = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for call in calls:
+        with CaptureQueriesContext(connection) as ctx:
+            prof.enable()
+            status = call()
+            prof.disable()
+        queries += len(ctx.captured_queries)
+        statuses[status] = statuses.get(status, 0) + 1
+    n = sum(statuses.values())
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    print(f"\n## {label}: {n} requests, statuses {statuses}")
+    print(f"CPU {cpu / n * 1000:.1f} ms a request (wall {wall / n * 1000:.1f} ms, with the "
+          f"profiler's own cost), {queries / n:.1f} queries a request")  # fmt: skip
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out).strip_dirs().sort_stats("cumulative")
+    stats.print_stats(top)
+    print("```\n" + "\n".join(out.getvalue().strip().splitlines()[4:]) + "\n```")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
+    print("By own time:\n```\n" + "\n".join(out.getvalue().strip().splitlines()[4:]) + "\n```")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=512)
+    parser.add_argument("--reports", type=int, default=120)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sql", action="store_true", help="list one report's queries")
+    args = parser.parse_args()
+    redis_port = bench_load.free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
+    bench_load.REDIS = f"redis://127.0.0.1:{redis_port}"
+    try:
+        run(args)
+    finally:
+        redis.terminate()
+        redis.wait(timeout=10)
+
+
+def run(args) -> None:
+    import psycopg
+
+    env = bench_load.site_env(HERE)
+    py = str(HERE / ".venv/bin/python")
+    base, name = bench_load.URL.rsplit("/", 1)
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=HERE, env=env, check=True)
+    built = subprocess.run(
+        [py, str(HERE / "benchmarks/bench_load.py"), "--build", str(args.players)],
+        cwd=HERE, env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
+        capture_output=True, text=True, check=True)  # fmt: skip
+    data = json.loads(built.stdout.strip().splitlines()[-1])
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.test import Client
+
+    settings.ALLOWED_HOSTS = ["*"]
+    matches = data["matches"][: args.reports]
+    half = len(matches) // 2
+    page_client = Client(enforce_csrf_checks=False)
+    form = {"game_1": "me", "reason_1": "played", "game_2": "me", "reason_2": "played"}
+
+    def page(m):
+        page_client.cookies["sessionid"] = m["a"]
+        return page_client.post(f"/matches/{m['id']}/report/", form, secure=True).status_code
+
+    api_client = Client()
+    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
+
+    def api(m):
+        auth = f"Token {data['tokens'][m['b_user']]}"
+        return api_client.post(
+            f"/api/matches/{m['id']}/report/", body, content_type="application/json",
+            secure=True, HTTP_AUTHORIZATION=auth,
+        ).status_code  # fmt: skip
+
+    reader = Client()
+    by_name = f"/events/{data['event']}/rounds/{data['round']}/?by=name"
+
+    def read(m):
+        reader.cookies["sessionid"] = m["a"]
+        return reader.get(by_name, secure=True, HTTP_ACCEPT_ENCODING="gzip").status_code
+
+    read(matches[0])  # the page's first render, outside the profile
+    profile("pairings by name, a signed-in player (page cache warm)",
+            [lambda m=m: read(m) for m in matches], args.top)  # fmt: skip
+    page(matches[-1])  # warm imports, caches and connections outside the profile
+    profile("results reported through the page form (first reports)",
+            [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip
+    profile("results reported through the API (the opponents confirming)",
+            [lambda m=m: api(m) for m in matches[:half]], args.top)  # fmt: skip
+
+    from league.models import Event
+    from matches.services.standings import recompute_standings, request_standings
+
+    event = Event.objects.get(pk=data["event"])
+
+    def recompute():
+        request_standings(event=event, round_number=data["round"])  # as a report marks it
+        recompute_standings(event_id=event.pk)
+        return 200
+
+    profile("one standings recompute (the worker's share)", [recompute] * 3, args.top)
+    if args.sql:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        m = data["matches"][args.reports]
+        for label, call in (("page form", page), ("API", api)):
+            with CaptureQueriesContext(connection) as ctx:
+                call(m)
+            print(f"\n## The queries of one report through the {label}")
+            for q in ctx.captured_queries:
+                print("-", q["sql"][:220])
+
+
+if __name__ == "__main__":
+    main()
