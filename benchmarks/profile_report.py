@@ -152,10 +152,10 @@ def run(args) -> None:
         from django.test.utils import CaptureQueriesContext
 
         m = data["matches"][args.reports]
-        for label, call in (("page form", page), ("API", api)):
+        for label, call in (("pairings by name", read), ("page form", page), ("API", api)):
             with CaptureQueriesContext(connection) as ctx:
                 call(m)
-            print(f"\n## The queries of one report through the {label}")
+            print(f"\n## The queries of one request: {label}")
             for q in ctx.captured_queries:
                 print("-", q["sql"][:220])
 

@@ -5,4 +5,4 @@ from . import services
 
 def unread(request) -> dict:
     """`unread_notifications`: the header badge count (one query; 0 when logged out)."""
-    return {"unread_notifications": services.unread_count(getattr(request, "user", None))}
+    return {"unread_notifications": services.request_unread_count(request)}

@@ -262,6 +262,14 @@ def unread_count(user) -> int:
     return Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
 
 
+def request_unread_count(request) -> int:
+    """`unread_count` of the request's user, asked once per request (the header badge and
+    a page's ETag both want it)."""
+    if not hasattr(request, "_unread_count"):
+        request._unread_count = unread_count(getattr(request, "user", None))
+    return request._unread_count
+
+
 def mark_read(*, user, notification_ids: Iterable[int] | None = None) -> int:
     """Mark the user's unread notifications read: those in `notification_ids`, or all of
     them when it is None. Ids of other users' notifications are ignored. Returns the

@@ -13,7 +13,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from league.models import Event
+from league.models import Event, Registration
 from league.view_helpers import (
     back,
     get_event,
@@ -23,7 +23,7 @@ from league.view_helpers import (
     require_visible,
     show_error,
 )
-from notifications.services import unread_count
+from notifications.services import request_unread_count
 from rules.errors import DomainError
 
 from .. import page_cache, selectors, services
@@ -179,7 +179,7 @@ def round_pairings(request, event_id: int, number: int):
     find = request.GET.get("find", "").strip()[:60]
     user_id = request.user.pk or 0
     tag = page_cache.etag(event.pk, "pairings", number, by_name, division, find, user_id,
-                          staff, unread_count(request.user))  # fmt: skip
+                          staff, request_unread_count(request))  # fmt: skip
     not_modified = get_conditional_response(request, etag=tag)
     if not_modified is not None:
         return not_modified
@@ -191,7 +191,7 @@ def round_pairings(request, event_id: int, number: int):
             event.pk, f"pairings:{number}:{int(by_name)}:{division}",
             lambda: _pairings_html(event, round_, by_name=by_name, division=division),
         )  # fmt: skip
-    mine = own_registration(request.user, event)
+    mine, my_match = _mine_and_my_match(request.user, event, round_)
     response = render(
         request,
         "matches/round_pairings.html",
@@ -204,7 +204,7 @@ def round_pairings(request, event_id: int, number: int):
             "division": division,
             "find": find,
             "mine": mine,
-            "my_match": _my_match(round_, mine),
+            "my_match": my_match,
             "staff": staff,
             "rounds": _round_numbers(request, event),
         },
@@ -214,14 +214,20 @@ def round_pairings(request, event_id: int, number: int):
     return response
 
 
-def _my_match(round_: Round, mine) -> Match | None:
-    if mine is None:
-        return None
-    return (
-        round_.matches.filter(Q(player_a=mine) | Q(player_b=mine))
+def _mine_and_my_match(user, event: Event, round_: Round):
+    """The viewer's registration and their match of `round_` (one query when they play it)."""
+    if not user.is_authenticated:
+        return None, None
+    registrations = Registration.objects.filter(event=event, player__user=user).values("pk")
+    match = (
+        round_.matches.filter(Q(player_a__in=registrations) | Q(player_b__in=registrations))
         .select_related("player_a__player", "player_b__player")
         .first()
     )
+    if match is None:
+        return own_registration(user, event), None
+    mine = match.player_a if match.player_a.player.user_id == user.pk else match.player_b
+    return mine, match
 
 
 def _pairings_by_name(rows: list[dict]) -> list[dict]:
@@ -250,8 +256,14 @@ def _pairings_by_name(rows: list[dict]) -> list[dict]:
 
 
 def _round_numbers(request, event: Event) -> list[int]:
-    rounds = selectors.visible_rounds(event, staff=is_staff(request, event))
-    return list(rounds.order_by("number").values_list("number", flat=True))
+    staff = is_staff(request, event)
+
+    def numbers() -> list[int]:
+        rounds = selectors.visible_rounds(event, staff=staff)
+        return list(rounds.order_by("number").values_list("number", flat=True))
+
+    # What every viewer sees is kept with the event's pages (a published round bumps it).
+    return numbers() if staff else page_cache.cached(event.pk, "round-numbers", numbers)
 
 
 def _projector_html(event: Event, round_: Round) -> str:

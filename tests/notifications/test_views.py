@@ -127,6 +127,7 @@ def test_context_processor_for_anonymous_and_logged_in(make_user):
     assert unread(request) == {"unread_notifications": 0}
     user = make_user()
     notify(user, "x", "y")
+    request = RequestFactory().get("/")  # the count is asked once per request
     request.user = user
     assert unread(request) == {"unread_notifications": 2}
 
