@@ -17,12 +17,14 @@ from django.utils.safestring import SafeString, mark_safe
 from rules.metagame import Metagame
 
 PALETTE = ("#3b6fd8", "#e07b18", "#2f9e5a", "#c43d5b", "#7a52c7", "#178f96", "#9c7a15", "#6b7280")
-WIDTH = 600
+#: The charts are drawn at a phone's width in CSS pixels, so that their 14-16 px type is
+#: read at that size on a phone; on a wider screen they keep that size (`max-width: 100%`).
+WIDTH = 340
 
 
-def _svg(height: int, title: str, body: list[str]) -> SafeString:
+def _svg(height: int, title: str, body: list[str], width: int = WIDTH) -> SafeString:
     return mark_safe(
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" width="100%" role="img" '
+        f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
         f'aria-hidden="true" focusable="false" xmlns="http://www.w3.org/2000/svg" '
         f'font-family="system-ui, sans-serif"><title>{escape(title)}</title>{"".join(body)}</svg>'
     )
@@ -34,7 +36,7 @@ def share_chart(meta: Metagame) -> SafeString:
     body = []
     for i, share in enumerate(meta.shares):
         y = i * row
-        width = max(2.0, share.share * (WIDTH - 90))
+        width = max(2.0, share.share * (WIDTH - 80))
         colour = PALETTE[i % len(PALETTE)]
         body.append(
             f'<text x="0" y="{y + 16}" font-size="16" fill="currentColor">{escape(share.archetype)}</text>'
@@ -63,8 +65,9 @@ def matchup_chart(meta: Metagame) -> SafeString:
     columns numbered in the rows' order (names would not fit a phone)."""
     names = meta.archetypes
     n = max(1, len(names))
-    label = 200
-    cell = min(70, (WIDTH - label) / n)
+    label = 130
+    cell = max(34, min(56, (WIDTH - label) / n))
+    width = int(label + n * cell)
     body = []
     for j in range(len(names)):
         x = label + j * cell + cell / 2
@@ -75,7 +78,7 @@ def matchup_chart(meta: Metagame) -> SafeString:
         y = 26 + i * cell
         body.append(
             f'<text x="0" y="{y + cell / 2 + 5:.1f}" font-size="15" fill="currentColor">'
-            f"{i + 1}. {escape(x_name[:22])}</text>"
+            f"{i + 1}. {escape(x_name[:14])}</text>"
         )
         for j, y_name in enumerate(names):
             record = meta.matchups[x_name][y_name]
@@ -88,22 +91,23 @@ def matchup_chart(meta: Metagame) -> SafeString:
             if rate is not None:
                 body.append(
                     f'<text x="{cx + cell / 2 - 1:.1f}" y="{y + cell / 2 + 5:.1f}" font-size="14" '
-                    f'text-anchor="middle" fill="#111">{rate:.0%}</text>'
+                    f'text-anchor="middle" fill="#111">{rate * 100:.0f}</text>'
                 )
-    return _svg(int(30 + len(names) * cell), "Match-ups: win rate of each row's archetype", body)
+    title = "Match-ups: win rate (%) of each row's archetype"
+    return _svg(int(30 + len(names) * cell), title, body, width=width)
 
 
 def standing_chart(rows: list[dict], players: int) -> SafeString:
     """A player's place after each round, first place at the top."""
     ranked = [r for r in rows if r.get("rank")]
-    height, left, top, bottom = 220, 40, 16, 36
+    height, left, top, bottom = 200, 34, 24, 30
     worst = max([players, *[r["rank"] for r in ranked]], default=1)
     n = max(1, len(rows))
-    step = (WIDTH - left - 20) / max(1, n - 1) if n > 1 else 0
+    step = (WIDTH - left - 50) / (n - 1) if n > 1 else 0
 
     def xy(index: int, rank: int) -> tuple[float, float]:
         span = max(1, worst - 1)
-        return left + index * step, top + (rank - 1) / span * (height - top - bottom)
+        return left + 24 + index * step, top + (rank - 1) / span * (height - top - bottom)
 
     body = [
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#9ca3af"/>',
@@ -112,7 +116,7 @@ def standing_chart(rows: list[dict], players: int) -> SafeString:
     ]
     points = []
     for index, row in enumerate(rows):
-        x = left + index * step
+        x = left + 24 + index * step
         body.append(
             f'<text x="{x:.1f}" y="{height - 10}" font-size="14" text-anchor="middle" fill="currentColor">R{row["round"]}</text>'
         )

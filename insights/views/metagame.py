@@ -67,7 +67,7 @@ def player_rounds(request, event_id: int, registration_id: int):
             "event": event,
             "registration": registration,
             "rows": rows,
-            "chart": charts.standing_chart(rows, players) if rows else "",
+            "chart": charts.standing_chart(rows, players) if any(r["rank"] for r in rows) else "",
             "archetype": archetype,
             "can_name": can_name,
         },

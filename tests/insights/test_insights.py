@@ -16,15 +16,26 @@ pytestmark = pytest.mark.django_db
 
 def finish_round(round_, staff, outcome="a"):
     for match in round_.matches.filter(player_b__isnull=False):
-        match_services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": outcome}]})
+        match_services.set_result(
+            match=match, by_user=staff, payload={"games": [{"outcome": outcome}]}
+        )
 
 
-def test_lists_get_archetypes_from_the_rules_and_the_player_or_staff_correct_them(running_event, staff):
+def test_lists_get_archetypes_from_the_rules_and_the_player_or_staff_correct_them(
+    running_event, staff
+):
     event, _, regs = running_event
     archetypes = selectors.event_archetypes(event)
-    assert [archetypes[r.pk] for r in regs] == ["Pikachu", "Charizard ex", "Pikachu", "Charizard ex"]
+    assert [archetypes[r.pk] for r in regs] == [
+        "Pikachu",
+        "Charizard ex",
+        "Pikachu",
+        "Charizard ex",
+    ]
 
-    services.save_archetype_rules(user=staff, league=event.season.league, text="Raichu -> Raichu Box")
+    services.save_archetype_rules(
+        user=staff, league=event.season.league, text="Raichu -> Raichu Box"
+    )
     assert selectors.event_archetypes(event)[regs[0].pk] == "Raichu Box"
 
     services.set_archetype(user=user_of(regs[3]), registration=regs[3], archetype="  Pika  Zard ")
@@ -75,7 +86,10 @@ def test_the_overlay_feed_shows_players_records_score_clock_and_decks_only_once_
     data = client.get(api).json()
     match = round_.matches.get(table=1)
     assert data["featured"] and data["round"] == 1 and data["ends_at"]
-    assert [p["name"] for p in data["players"]] == [match.player_a.player.name, match.player_b.player.name]
+    assert [p["name"] for p in data["players"]] == [
+        match.player_a.player.name,
+        match.player_b.player.name,
+    ]
     assert [p["record"] for p in data["players"]] == ["0-0-0", "0-0-0"]
     assert data["players"][0]["archetype"] == "" and data["players"][0]["pokemon"] == []
 
@@ -102,7 +116,7 @@ def test_the_overlay_of_a_draft_event_is_not_found(client, running_event):
 
 
 def test_a_players_page_shows_their_place_round_by_round(client, running_event, staff):
-    event, round_, regs = running_event
+    event, round_, _ = running_event
     finish_round(round_, staff)
     match_services.close_round(round_=round_, by_user=staff)
     recompute_standings(event_id=event.pk, publish_round=1)
