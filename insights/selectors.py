@@ -72,11 +72,26 @@ def latest_decks(event: Event) -> dict[int, DeckSubmission]:
 
 
 def event_archetypes(event: Event) -> dict[int, str]:
-    """Registration id → archetype, for every registration with a list."""
+    """Registration id → archetype, for every registration with a list (the card data is
+    asked once for the whole event, not once a list)."""
     rules = league_rules(event.season.league)
     decks = latest_decks(event)
-    regs = Registration.objects.filter(pk__in=decks)
-    return {reg.pk: archetype_of(reg, decks[reg.pk], rules) for reg in regs}
+    set_by_hand = dict(Registration.objects.filter(pk__in=decks).values_list("pk", "archetype"))
+    parsed = {
+        pk: list(parse_decklist(deck.text).lines)
+        for pk, deck in decks.items()
+        if not set_by_hand.get(pk)
+    }
+    unsectioned = {ln.name for lines in parsed.values() for ln in lines if not ln.section}
+    pokemon = _pokemon_names(unsectioned)
+    archetypes = {pk: name for pk, name in set_by_hand.items() if name}
+    for pk, lines in parsed.items():
+        archetypes[pk] = (
+            suggest_archetype(lines, rules, is_pokemon=lambda ln: ln.name in pokemon)
+            if lines
+            else ""
+        )
+    return {pk: name for pk, name in archetypes.items() if name}
 
 
 def final_results(event: Event, *, before_round: int | None = None) -> list[tuple]:
