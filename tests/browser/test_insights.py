@@ -19,6 +19,7 @@ from league import services as league_services
 from matches import services as match_services
 from matches.services.standings import recompute_standings
 from tests.browser.conftest import shot
+from tests.factories import user_of
 from tests.insights.setup import make_running_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,3 +113,20 @@ def test_the_posters_code_decodes_to_the_events_page(site, browser, make_event, 
     png = page.locator("svg.qr").screenshot()
     found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
     assert [code.text for code in found] == [f"{site.url}/events/{event.pk}/"]
+
+
+def test_a_players_code_decodes_to_their_registration_card(site, browser, make_event, staff):
+    event, _, regs = make_running_event(make_event, staff, name="Code Cup")
+    user = user_of(regs[0])
+    user.set_password("scan-me-2026")
+    user.save()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(f"{site.url}/accounts/login/?next=/events/{event.pk}/my-code/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", "scan-me-2026")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/events/{event.pk}/my-code/")
+    both_shots(page, "my-code.png")
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(page.locator("svg.qr").screenshot())))
+    card = f"{site.url}/events/{event.pk}/registrations/{regs[0].pk}/card/"
+    assert [code.text for code in found] == [card]
