@@ -4,6 +4,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
+from insights import api as insights_api
 from league import api as league_api
 from matches import api as matches_api
 
@@ -27,5 +28,6 @@ urlpatterns = [
     path(
         "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
     ),
+    path("events/<int:event_id>/overlay/", insights_api.event_overlay, name="api-event-overlay"),
     path("", include(router.urls)),
 ]

@@ -61,4 +61,5 @@ urlpatterns = [
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
     path("", include("config.account_urls")),
     path("", include("config.organiser_urls")),
+    path("", include("insights.urls")),
 ]

@@ -178,6 +178,11 @@ class Registration(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     has_earned_bye = models.BooleanField(default=False)
+    archetype = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="Set by the player or staff; blank: suggested from the list",
+    )
 
     class Meta:
         ordering = ["registered_at", "id"]

@@ -67,6 +67,9 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("deck-check", "/decks/check/"),
         ("login", "/accounts/login/"),
         ("signup", "/accounts/signup/"),
+        ("metagame", f"/events/{finished.pk}/metagame/"),
+        ("player-rounds", f"/events/{finished.pk}/players/{final_match.player_a_id}/"),
+        ("poster", f"/events/{running.pk}/poster/"),
     ]
     if cut:
         public.append(("top-cut-pairings", f"/events/{finished.pk}/rounds/{cut.number}/"))
@@ -80,6 +83,7 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("event-upcoming", f"/events/{upcoming.pk}/"),
         ("my-match", f"/matches/{match.pk}/"),
         ("event-player", f"/events/{running.pk}/"),
+        ("my-code", f"/events/{running.pk}/my-code/"),
     ]
     organiser = [
         ("dashboard", f"/events/{running.pk}/manage/"),
@@ -92,6 +96,10 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("match-staff", f"/matches/{match.pk}/"),
         ("standings-staff", f"/events/{running.pk}/standings/"),
         ("event-staff", f"/events/{running.pk}/"),
+        ("stream", f"/events/{running.pk}/manage/stream/"),
+        ("metagame-preview", f"/events/{running.pk}/metagame/"),
+        ("archetype-rules", "/leagues/pallet-town/archetypes/"),
+        ("registration-card", f"/events/{running.pk}/registrations/{misty.pk}/card/"),
     ]
     return {"public": public, "player": player, "organiser": organiser}
 

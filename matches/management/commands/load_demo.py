@@ -64,6 +64,8 @@ class Command(BaseCommand):
         regulars = named + others
         finished = simulate_event(players=regulars, seed=11, season=season, staff=admin,
                                   name="League Cup", best_of=3)  # fmt: skip
+        # The finished cup's lists are public, so its metagame page has something to show.
+        league_services.publish_decklists(event=finished.event, by_user=admin)
         running = simulate_event(players=regulars[:8], seed=12, season=season, staff=admin,
                                  name="Friday League Night", best_of=1, stop_after_round=1,
                                  report_share=0.5)  # fmt: skip

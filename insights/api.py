@@ -1,0 +1,74 @@
+"""The overlay's JSON feed, for the overlay page itself and for people who build their own."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from league import permissions
+from league.models import Event
+
+from . import selectors
+
+
+class OverlayCardSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class OverlayPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    record = serializers.CharField(help_text="Wins-losses-ties before this round")
+    games = serializers.IntegerField(help_text="Games won in this match")
+    archetype = serializers.CharField(help_text="Empty until the event's lists are public")
+    pokemon = OverlayCardSerializer(many=True, help_text="The list's Pokémon, once public")
+
+
+class OverlaySerializer(serializers.Serializer):
+    event = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    stage = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    featured = serializers.BooleanField()
+    now = serializers.DateTimeField(help_text="The server's time, to run the clock from")
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="When the round's time is up")
+    status = serializers.CharField()
+    result = serializers.CharField(help_text='"a", "b", "tie", "double_loss" or empty')
+    decklists_public = serializers.BooleanField()
+    players = OverlayPlayerSerializer(
+        many=True, help_text="Player A then player B; empty when no match"
+    )
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "table", int, required=False, description="A table (default: the feature match)"
+        )
+    ],
+    responses=OverlaySerializer,
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def event_overlay(request, event_id: int):
+    """The stream overlay's data for a table of the newest public round (or the feature
+    match): the two players, their records, the game score, the round clock, and their
+    decks once the event's lists are public."""
+    event = get_object_or_404(
+        permissions.visible_events(request.user, Event.objects.select_related("season__league")),
+        pk=event_id,
+    )
+    raw = request.query_params.get("table", "")
+    if raw and (not raw.isdigit() or not 0 < int(raw) < 100000):
+        return Response(
+            {"code": "table-invalid", "detail": "table must be a table number."},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    data = selectors.overlay_data(event, int(raw) if raw else None)
+    response = Response(OverlaySerializer(data).data)
+    response["Cache-Control"] = "no-store"
+    return response

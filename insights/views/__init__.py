@@ -1,0 +1,15 @@
+from .metagame import archetype_edit, archetype_rules, event_metagame, player_rounds
+from .overlay import event_overlay, event_stream
+from .qr import event_poster, my_code, registration_card
+
+__all__ = [
+    "archetype_edit",
+    "archetype_rules",
+    "event_metagame",
+    "event_overlay",
+    "event_poster",
+    "event_stream",
+    "my_code",
+    "player_rounds",
+    "registration_card",
+]

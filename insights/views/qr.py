@@ -1,0 +1,80 @@
+"""QR codes: the event's poster for the door, a player's code for staff to scan, and the
+registration card that code opens (check-in, deck check)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from league.models import Event, Registration
+from league.view_helpers import get_event, own_registration, require_staff, require_visible
+
+from .. import selectors
+from ..qr import qr_svg
+
+DURING = {Event.Status.RUNNING, Event.Status.TOP_CUT}
+
+
+def event_poster(request, event_id: int):
+    """An A4 page: a big code to the event's page, its name, date and venue; it says
+    "register" before the event and "pairings" while it runs."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    url = request.build_absolute_uri(reverse("event-detail", args=[event.pk]))
+    call = (
+        "Pairings"
+        if event.status in DURING
+        else "Results"
+        if event.status == Event.Status.FINISHED
+        else "Register"
+    )
+    return render(
+        request,
+        "insights/poster.html",
+        {"event": event, "url": url, "call": call, "qr": qr_svg(url, title=f"{event.name}: {url}")},
+    )
+
+
+@login_required
+def my_code(request, event_id: int):
+    """The player's code: staff scan it to open the registration card."""
+    event = get_event(event_id)
+    require_visible(request, event)
+    registration = own_registration(request.user, event)
+    if registration is None:
+        raise Http404("You are not registered for this event.")
+    url = request.build_absolute_uri(reverse("registration-card", args=[event.pk, registration.pk]))
+    return render(
+        request,
+        "insights/my_code.html",
+        {
+            "event": event,
+            "registration": registration,
+            "url": url,
+            "qr": qr_svg(url, title="Your check-in code"),
+        },
+    )
+
+
+@login_required
+def registration_card(request, event_id: int, registration_id: int):
+    """Staff: the registration a player's code opens, with check-in and the deck check."""
+    event = get_event(event_id)
+    require_staff(request, event)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, event=event
+    )
+    rules = selectors.league_rules(event.season.league)
+    deck = selectors.latest_decks_of([registration]).get(registration.pk)
+    return render(
+        request,
+        "insights/registration_card.html",
+        {
+            "event": event,
+            "registration": registration,
+            "deck": deck,
+            "archetype": selectors.archetype_of(registration, deck, rules) if deck else "",
+        },
+    )
