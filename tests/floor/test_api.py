@@ -42,9 +42,13 @@ def test_judge_calls_through_the_api(table, staff):
     closed = judge.post(f"/api/judge-calls/{call_id}/close/", {"note": "done"}, format="json")
     assert closed.json()["status"] == "closed"
     assert judge.get(f"/api/events/{event.pk}/judge-calls/").json() == []
-    assert [c["id"] for c in judge.get(f"/api/events/{event.pk}/judge-calls/?status=closed").json()] == [call_id]
+    assert [
+        c["id"] for c in judge.get(f"/api/events/{event.pk}/judge-calls/?status=closed").json()
+    ] == [call_id]
     stranger = UserFactory(username="stranger")
-    answer = client_for(stranger).post(f"/api/matches/{match.pk}/judge-calls/", {"reason": "x"}, format="json")
+    answer = client_for(stranger).post(
+        f"/api/matches/{match.pk}/judge-calls/", {"reason": "x"}, format="json"
+    )
     assert (answer.status_code, answer.json()["code"]) == (403, "not-your-match")
     assert JudgeCall.objects.count() == 1
 
@@ -52,7 +56,9 @@ def test_judge_calls_through_the_api(table, staff):
 def test_penalties_and_extensions_through_the_api(table, staff):
     event, match = table
     judge = client_for(staff)
-    extended = judge.post(f"/api/matches/{match.pk}/time-extensions/", {"minutes": 5}, format="json")
+    extended = judge.post(
+        f"/api/matches/{match.pk}/time-extensions/", {"minutes": 5}, format="json"
+    )
     assert extended.status_code == 200 and extended.json()["extra_minutes"] == 5
     prize = judge.post(f"/api/matches/{match.pk}/penalties/",
                        {"side": "a", "infraction": "procedural-minor", "penalty": "prize", "prizes": 1},

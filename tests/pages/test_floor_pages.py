@@ -25,7 +25,9 @@ def test_a_player_calls_a_judge_and_the_judges_queue_shows_it(client, match, ash
     client.force_login(ash.user)
     page = client.get(reverse("match-detail", args=[match.pk])).content.decode()
     assert 'id="call-judge"' in page
-    response = client.post(reverse("floor-call-judge", args=[match.pk]), {"reason": "Ruling on Iono"}, follow=True)
+    response = client.post(
+        reverse("floor-call-judge", args=[match.pk]), {"reason": "Ruling on Iono"}, follow=True
+    )
     assert "A judge is on the way" in response.content.decode()
     call = JudgeCall.objects.get()
     assert (call.match, call.reason, call.status) == (match, "Ruling on Iono", "open")
@@ -55,11 +57,15 @@ def test_the_call_form_is_only_for_the_tables_players(client, match, make_player
     assert not JudgeCall.objects.exists()
 
 
-def test_an_extension_shows_on_the_players_card_the_pairings_and_the_projector(client, match, ash, organiser):
+def test_an_extension_shows_on_the_players_card_the_pairings_and_the_projector(
+    client, match, ash, organiser
+):
     Round.objects.filter(pk=match.round_id).update(status=Round.Status.RUNNING)
     from django.utils import timezone
 
-    Round.objects.filter(pk=match.round_id).update(ends_at=timezone.now() + timezone.timedelta(minutes=10))
+    Round.objects.filter(pk=match.round_id).update(
+        ends_at=timezone.now() + timezone.timedelta(minutes=10)
+    )
     client.force_login(organiser)
     response = client.post(reverse("floor-match", args=[match.pk]),
                            {"action": "extend", "minutes": "5", "reason": "deck check"}, follow=True)  # fmt: skip
@@ -70,9 +76,13 @@ def test_an_extension_shows_on_the_players_card_the_pairings_and_the_projector(c
     assert "time extension of <strong>+5 min</strong>" in event_page
     remaining = int(re.search(r'data-remaining="(\d+)"', event_page).group(1))
     assert 14 * 60 < remaining <= 15 * 60
-    pairings = client.get(reverse("round-pairings", args=[match.round.event_id, 1])).content.decode()
+    pairings = client.get(
+        reverse("round-pairings", args=[match.round.event_id, 1])
+    ).content.decode()
     assert "+5 min" in pairings
-    projector = client.get(reverse("round-projector", args=[match.round.event_id, 1])).content.decode()
+    projector = client.get(
+        reverse("round-projector", args=[match.round.event_id, 1])
+    ).content.decode()
     assert "+5 min" in projector
 
 
@@ -113,10 +123,10 @@ def test_a_deck_check_shows_the_sheet_order_and_a_mismatch_leads_to_the_penalty_
     client.force_login(organiser)
     url = reverse("floor-deck-check", args=[match.pk])
     page = client.get(url).content.decode()
-    ash_sheet = page[page.index('data-side="a"'):page.index('data-side="b"')]
+    ash_sheet = page[page.index('data-side="a"') : page.index('data-side="b"')]
     headings = re.findall(r"<h3>(\w+[é]?\w*)", ash_sheet)
     assert headings == [h for h in ("Pokémon", "Trainer", "Energy") if h in headings] and headings
-    assert "No registered list" in page[page.index('data-side="b"'):]
+    assert "No registered list" in page[page.index('data-side="b"') :]
     response = client.post(url, {"side": "a", "outcome": "mismatch", "note": "3 Iono, list says 2"})
     assert response.status_code == 302
     target = response["Location"]
@@ -128,5 +138,7 @@ def test_a_deck_check_shows_the_sheet_order_and_a_mismatch_leads_to_the_penalty_
 
 def test_random_deck_check_tables(client, match, organiser):
     client.force_login(organiser)
-    response = client.post(reverse("floor-pick-tables", args=[match.round.event_id]), {"count": "1"})
+    response = client.post(
+        reverse("floor-pick-tables", args=[match.round.event_id]), {"count": "1"}
+    )
     assert response["Location"] == reverse("floor-deck-check", args=[match.pk])
