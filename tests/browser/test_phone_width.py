@@ -80,6 +80,7 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("event-upcoming", f"/events/{upcoming.pk}/"),
         ("my-match", f"/matches/{match.pk}/"),
         ("event-player", f"/events/{running.pk}/"),
+        ("my-penalties", "/me/penalties/"),
     ]
     organiser = [
         ("dashboard", f"/events/{running.pk}/manage/"),
@@ -92,6 +93,9 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("match-staff", f"/matches/{match.pk}/"),
         ("standings-staff", f"/events/{running.pk}/standings/"),
         ("event-staff", f"/events/{running.pk}/"),
+        ("floor", f"/events/{running.pk}/floor/"),
+        ("floor-table", f"/matches/{match.pk}/floor/"),
+        ("floor-deck-check", f"/matches/{match.pk}/deck-check/"),
     ]
     return {"public": public, "player": player, "organiser": organiser}
 
