@@ -14,7 +14,7 @@ class ExtensionForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    side = forms.ChoiceField(choices=[])
+    side = forms.ChoiceField(choices=[], label="Player")
     infraction = forms.ChoiceField(choices=penalties.INFRACTIONS)
     penalty = forms.ChoiceField(choices=penalties.PENALTIES)
     prizes = forms.IntegerField(

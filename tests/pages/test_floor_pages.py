@@ -142,3 +142,19 @@ def test_random_deck_check_tables(client, match, organiser):
         reverse("floor-pick-tables", args=[match.round.event_id]), {"count": "1"}
     )
     assert response["Location"] == reverse("floor-deck-check", args=[match.pk])
+
+
+def test_a_best_of_three_game_loss_waits_on_the_match_page(
+    client, make_event, make_player, register, organiser
+):
+    event = make_event(best_of=3)
+    a, b = make_player("Brock Harrison"), make_player("Gary Oak")
+    round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
+    match = round_.matches.get()
+    client.force_login(organiser)
+    client.post(reverse("floor-match", args=[match.pk]),
+                {"action": "penalty", "side": "b", "infraction": "tardiness", "penalty": "game-loss"})  # fmt: skip
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PENDING
+    client.force_login(a.user)
+    page = client.get(reverse("match-detail", args=[match.pk])).content.decode()
+    assert "Gary Oak has a <strong>game loss</strong>" in page
