@@ -27,6 +27,7 @@ from rules import penalties as rules
 from rules.errors import DomainError
 from rules.results import GameResult
 
+from . import notify
 from .models import DeckCheck, JudgeCall, Penalty, TimeExtension
 
 MAX_EXTENSION_MINUTES = 30
@@ -85,7 +86,8 @@ def extend_time(*, match: Match, by_user, minutes: int, reason: str = "") -> Mat
 def call_judge(*, match: Match, by_user, reason: str) -> JudgeCall:
     """A player calls a judge to their table with a one-line reason. A second call by the
     same player while theirs is still open returns that call (a double tap). Raises
-    `not-your-match`, `invalid-call` (no reason, a round not running)."""
+    `not-your-match`, `invalid-call` (no reason, a round not running). Notifies the event's
+    staff (inbox rows in this transaction, see `floor.notify`)."""
     match = _lock_match(match)
     reg = (
         Registration.objects.filter(event=match.round.event, player__user=by_user).first()
@@ -104,9 +106,11 @@ def call_judge(*, match: Match, by_user, reason: str) -> JudgeCall:
     ).first()
     if open_call is not None:
         return open_call
-    return JudgeCall.objects.create(
+    call = JudgeCall.objects.create(
         event=match.round.event, match=match, registration=reg, reason=reason, called_by=by_user
     )
+    notify.judge_called(call)
+    return call
 
 
 def take_call(*, call: JudgeCall, by_user) -> JudgeCall:

@@ -284,3 +284,16 @@ def test_seconds_left_counts_the_extension_and_never_below_zero():
     round_ = Round(status=Round.Status.RUNNING, ends_at=timezone.now() - timedelta(minutes=3))
     assert seconds_left(round_) == 0
     assert 100 < seconds_left(round_, extra_minutes=5) <= 120
+
+
+def test_a_judge_call_tells_the_staff_in_their_inbox_not_by_email(running, staff):
+    from notifications.models import EmailStatus, Notification
+
+    _, round_ = running()
+    match = tables(round_)[0]
+    player = user_of(match.player_a)
+    services.call_judge(match=match, by_user=player, reason="ruling")
+    services.call_judge(match=match, by_user=player, reason="ruling")  # a double tap
+    (row,) = Notification.objects.filter(kind="judge_call")
+    assert row.recipient == staff and f"table {match.table}" in row.subject
+    assert row.email_status == EmailStatus.NOT_REQUESTED
