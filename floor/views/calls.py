@@ -43,7 +43,9 @@ def floor_queue(request, event_id: int):
     now = timezone.now()
     current = Round.objects.filter(event=event).order_by("-number").first()
     extended = (
-        Match.objects.filter(round=current, extra_minutes__gt=0).order_by("division", "table")
+        Match.objects.filter(round=current, extra_minutes__gt=0)
+        .select_related("round")
+        .order_by("division", "table")
         if current
         else Match.objects.none()
     )
