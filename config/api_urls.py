@@ -4,6 +4,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
+from floor import api as floor_api
 from insights import api as insights_api
 from league import api as league_api
 from matches import api as matches_api
@@ -29,5 +30,13 @@ urlpatterns = [
         "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
     ),
     path("events/<int:event_id>/overlay/", insights_api.event_overlay, name="api-event-overlay"),
+    path("matches/<int:match_id>/judge-calls/", floor_api.call_judge, name="api-call-judge"),
+    path("matches/<int:match_id>/penalties/", floor_api.issue_penalty, name="api-issue-penalty"),
+    path("matches/<int:match_id>/time-extensions/", floor_api.extend_time, name="api-extend-time"),
+    path("events/<int:event_id>/judge-calls/", floor_api.event_judge_calls, name="api-judge-calls"),
+    path("events/<int:event_id>/penalties/", floor_api.event_penalties, name="api-penalties"),
+    path("judge-calls/<int:call_id>/take/", floor_api.take_call, name="api-take-call"),
+    path("judge-calls/<int:call_id>/close/", floor_api.close_call, name="api-close-call"),
+    path("me/penalties/", floor_api.my_penalties, name="api-my-penalties"),
     path("", include(router.urls)),
 ]

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "decks",
     "league",
     "matches",
+    "floor",
     "tom",
     "insights",
 ]

@@ -144,7 +144,10 @@ class StaffResultForm(GamesForm):
 class GridResultForm(forms.Form):
     """Staff's compact entry on the results grid: one quick outcome, or the games of a best
     of 1 or 3 in one select each (a penalty game loss is a game the other player won, with
-    `reason: "penalty"`). Sudden death and longer chains are entered on the match page."""
+    `reason: "penalty"`). Sudden death and longer chains are entered on the match page.
+    Penalties themselves are issued on a table's judge tools (`floor`), which keep the
+    infraction and the player's history and enter a deciding game or match loss themselves;
+    the grid's penalty game only records, in a best-of-3 result, a game already lost so."""
 
     QUICK = [
         ("a", "A wins"),
@@ -157,8 +160,8 @@ class GridResultForm(forms.Form):
         ("", "—"),
         ("a", "A won"),
         ("b", "B won"),
-        ("penalty_a", "A: game loss (penalty)"),
-        ("penalty_b", "B: game loss (penalty)"),
+        ("penalty_a", "A: game lost to a penalty"),
+        ("penalty_b", "B: game lost to a penalty"),
         ("tie", "Unfinished at time"),
         ("double_loss", "Double game loss"),
     ]

@@ -13,6 +13,8 @@ Terms:
   after a correction adds a new version instead of overwriting a published one.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
@@ -84,6 +86,9 @@ class Match(models.Model):
     b_game_wins = models.PositiveSmallIntegerField(default=0)
     ended_at_time = models.BooleanField(default=False)
     intentional_draw = models.BooleanField(default=False)
+    extra_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="Time extensions of this table (floor.TimeExtension), in minutes"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -103,6 +108,13 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.player_b_id is None
+
+    @property
+    def ends_at(self):
+        """When time is called at this table: the round's end plus its extensions."""
+        if self.round.ends_at is None:
+            return None
+        return self.round.ends_at + timedelta(minutes=self.extra_minutes)
 
     def side_of(self, registration_id: int) -> str | None:
         if registration_id == self.player_a_id:

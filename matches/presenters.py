@@ -10,6 +10,7 @@ for counting a record. `result_summary` words a stored result or report (the for
 
 from __future__ import annotations
 
+from datetime import timedelta
 from itertools import groupby
 
 from django.utils import timezone
@@ -115,11 +116,12 @@ def result_for_player(match: Match, side: str) -> tuple[str, str]:
     return "Double loss", "loss"
 
 
-def seconds_left(round_, *, now=None) -> int | None:
-    """Seconds on the round clock while it runs, else None."""
+def seconds_left(round_, *, now=None, extra_minutes: int = 0) -> int | None:
+    """Seconds on the round clock while it runs (plus a table's time extension), else None."""
     if round_.status != round_.Status.RUNNING or not round_.ends_at:
         return None
-    return max(0, int((round_.ends_at - (now or timezone.now())).total_seconds()))
+    ends_at = round_.ends_at + timedelta(minutes=extra_minutes)
+    return max(0, int((ends_at - (now or timezone.now())).total_seconds()))
 
 
 def match_card(match: Match, registration_id: int, *, now=None) -> dict:
@@ -127,7 +129,7 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
     left while it runs), the result so far and whether the player can still report."""
     side = match.side_of(registration_id)
     opponent = match.player_b if side == "a" else match.player_a
-    remaining = seconds_left(match.round, now=now)
+    remaining = seconds_left(match.round, now=now, extra_minutes=match.extra_minutes)
     result, kind = result_for_player(match, side)
     clock = f"{remaining // 60}:{remaining % 60:02d}" if remaining is not None else ""
     return {
@@ -137,6 +139,7 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
         "opponent": opponent.player if opponent is not None else None,
         "remaining": remaining,
         "remaining_text": clock,
+        "extra_minutes": match.extra_minutes,
         "result": result,
         "kind": kind,
         "can_report": match.player_b_id is not None and match.status != Match.Status.FINAL,

@@ -30,6 +30,7 @@ class NotificationKind(models.TextChoices):
     ROUND_CLOCK = "round_clock", "Round clock"
     EVENT_STARTING = "event_starting", "Event starting"
     STANDINGS_PUBLISHED = "standings_published", "Standings published"
+    JUDGE_CALL = "judge_call", "Judge called to a table (staff)"
 
 
 class EmailStatus(models.TextChoices):
@@ -39,10 +40,12 @@ class EmailStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-#: Kinds e-mailed to a user who never saved preferences: everything except the round
-#: clock, whose minute-by-minute messages are stale by the time an e-mail is read.
+#: Kinds e-mailed to a user who never saved preferences: everything except the round clock
+#: and judge calls, which are stale by the time an e-mail is read (the inbox shows them).
 DEFAULT_EMAIL_KINDS: tuple[str, ...] = tuple(
-    kind for kind in NotificationKind.values if kind != NotificationKind.ROUND_CLOCK
+    kind
+    for kind in NotificationKind.values
+    if kind not in (NotificationKind.ROUND_CLOCK, NotificationKind.JUDGE_CALL)
 )
 
 

@@ -11,16 +11,27 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom", "insights")
+PACKAGES = (
+    "config",
+    "rules",
+    "notifications",
+    "decks",
+    "league",
+    "matches",
+    "floor",
+    "tom",
+    "insights",
+)
 
 CODES = {
     "already-registered", "archetype-rule-invalid", "archetype-too-long", "table-invalid",
     "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
     "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bad-unsubscribe-link",
-    "bracket-played", "card-data", "deck-locked", "duplicate-match", "duplicate-player",
+    "bracket-played", "call-closed", "call-taken", "card-data", "deck-locked", "duplicate-match", "duplicate-player",
     "duplicate-player-id", "empty-decklist", "event-finished", "event-started",
     "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
-    "invalid-event", "invalid-result", "json-too-deep", "match-after-drop", "no-season",
+    "invalid-call", "invalid-deck-check", "invalid-event", "invalid-extension", "invalid-penalty",
+    "invalid-result", "json-too-deep", "match-after-drop", "no-season",
     "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
     "not-your-match", "nul-character", "registration-closed", "result-final",
     "result-incomplete", "results-missing", "round-closed", "round-has-results",

@@ -271,9 +271,12 @@ def _projector_html(event: Event, round_: Round) -> str:
     for m in _round_matches(round_):
         a = m.player_a.player.name
         b = m.player_b.player.name if m.player_b_id else None
-        entries.append({"name": a, "table": m.table, "opponent": b, "division": m.division})
+        extra = m.extra_minutes
+        entries.append({"name": a, "table": m.table, "opponent": b, "division": m.division,
+                        "extra": extra})  # fmt: skip
         if b is not None:
-            entries.append({"name": b, "table": m.table, "opponent": a, "division": m.division})
+            entries.append({"name": b, "table": m.table, "opponent": a, "division": m.division,
+                            "extra": extra})  # fmt: skip
     entries.sort(key=lambda e: (e["name"].casefold(), e["table"]))
     groups = division_groups(event, entries, key=lambda e: e["division"])
     return render_to_string("matches/_projector_list.html", {"groups": groups})

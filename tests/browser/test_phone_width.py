@@ -84,6 +84,7 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("my-match", f"/matches/{match.pk}/"),
         ("event-player", f"/events/{running.pk}/"),
         ("my-code", f"/events/{running.pk}/my-code/"),
+        ("my-penalties", "/me/penalties/"),
     ]
     organiser = [
         ("dashboard", f"/events/{running.pk}/manage/"),
@@ -100,6 +101,9 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("metagame-preview", f"/events/{running.pk}/metagame/"),
         ("archetype-rules", "/leagues/pallet-town/archetypes/"),
         ("registration-card", f"/events/{running.pk}/registrations/{misty.pk}/card/"),
+        ("floor", f"/events/{running.pk}/floor/"),
+        ("floor-table", f"/matches/{match.pk}/floor/"),
+        ("floor-deck-check", f"/matches/{match.pk}/deck-check/"),
     ]
     return {"public": public, "player": player, "organiser": organiser}
 
