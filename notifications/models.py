@@ -30,6 +30,7 @@ class NotificationKind(models.TextChoices):
     ROUND_CLOCK = "round_clock", "Round clock"
     EVENT_STARTING = "event_starting", "Event starting"
     STANDINGS_PUBLISHED = "standings_published", "Standings published"
+    WEBHOOK_PAUSED = "webhook_paused", "Webhook paused"
 
 
 class EmailStatus(models.TextChoices):

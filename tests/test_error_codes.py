@@ -11,9 +11,11 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom")
+PACKAGES = ("config", "rules", "notifications", "decks", "league", "webhooks", "matches", "tom")
 
 CODES = {
+    "webhook-endpoint-paused", "webhook-events-invalid", "webhook-target-refused",
+    "webhook-url-invalid",
     "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
     "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bad-unsubscribe-link",
     "bracket-played", "card-data", "deck-locked", "duplicate-match", "duplicate-player",
