@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league.models import Event
 from webhooks import events
-from webhooks.services import emit
+from webhooks.services import emit, subscribed
 
 from .models import Match, Round
 from .presenters import match_result_text
@@ -24,8 +24,6 @@ def _event_facts(event: Event) -> dict:
 
 
 def _emit(event: Event, name: str, summary: str, data: dict, url: str) -> None:
-    if event.status == Event.Status.DRAFT:
-        return
     emit(
         league=event.season.league_id,
         event=name,
@@ -35,12 +33,18 @@ def _emit(event: Event, name: str, summary: str, data: dict, url: str) -> None:
     )
 
 
+def _wanted(event: Event, name: str) -> bool:
+    return event.status != Event.Status.DRAFT and subscribed(season_id=event.season_id, event=name)
+
+
 def _round_facts(round_: Round) -> dict:
     return {"number": round_.number, "stage": round_.stage, "status": round_.status}
 
 
 def round_paired(round_: Round) -> None:
     event = round_.event
+    if not _wanted(event, events.ROUND_PAIRED):
+        return
     _emit(
         event,
         events.ROUND_PAIRED,
@@ -52,6 +56,8 @@ def round_paired(round_: Round) -> None:
 
 def round_published(round_: Round) -> None:
     event = round_.event
+    if not _wanted(event, events.ROUND_PUBLISHED):
+        return
     pairings = [
         {
             "table": m.table,
@@ -75,6 +81,8 @@ def round_published(round_: Round) -> None:
 def result_final(match: Match) -> None:
     round_ = match.round
     event = round_.event
+    if not _wanted(event, events.RESULT_FINAL):
+        return
     text = match_result_text(match)
     _emit(
         event,
@@ -102,7 +110,7 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
     """Called after a recompute with the snapshots it wrote: sends when the round asked to
     be published (`round_number`) is among them, published."""
     published = [s for s in snapshots if s.round_number == round_number and s.published]
-    if not round_number or not published:
+    if not round_number or not published or not _wanted(event, events.STANDINGS_PUBLISHED):
         return
     snapshot = published[0]
     _emit(
@@ -125,6 +133,8 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
 
 
 def event_finished(event: Event) -> None:
+    if not _wanted(event, events.EVENT_FINISHED):
+        return
     _emit(
         event,
         events.EVENT_FINISHED,

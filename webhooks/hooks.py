@@ -10,11 +10,13 @@ from league.models import Event
 from league.signals import event_saved
 
 from . import events
-from .services import emit
+from .services import emit, subscribed
 
 
 def registration_opened(sender, *, event: Event, previous_status: str | None, **kwargs) -> None:
     if event.status != Event.Status.REGISTRATION or previous_status == event.status:
+        return
+    if not subscribed(season_id=event.season_id, event=events.REGISTRATION_OPENED):
         return
     emit(
         league=event.season.league_id,

@@ -138,6 +138,15 @@ def resume_endpoint(*, endpoint: WebhookEndpoint, by_user) -> int:
 # --- Recording ----------------------------------------------------------------------
 
 
+def subscribed(*, season_id: int, event: str) -> bool:
+    """Whether any endpoint of the season's league wants `event` (one query): callers skip
+    building the event's facts when none does."""
+    wanted = WebhookEndpoint.objects.filter(league__seasons=season_id).values_list(
+        "events", flat=True
+    )
+    return any(event in names for names in wanted)
+
+
 def emit(
     *, league: League | int, event: str, summary: str, data: dict, url: str = ""
 ) -> list[WebhookDelivery]:

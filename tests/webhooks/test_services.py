@@ -329,3 +329,29 @@ def test_a_discord_target_gets_a_message_discord_accepts(make_event, staff, sett
         services.resume_endpoint(endpoint=endpoint, by_user=staff)
     assert json.loads(receiver.requests[0].body) == body
     assert receiver.requests[0].verifies(endpoint.secret)
+
+
+def test_the_api_lists_deliveries_and_sends_again_for_organisers_only(
+    make_event, staff, client, allow_local, settings
+):
+    settings.WEBHOOK_MAX_ATTEMPTS = 1
+    from .receiver import Receiver
+
+    event, _ = make_event(players=4)
+    with Receiver(fail_first=1) as receiver:
+        endpoint = endpoint_for(event.season.league, staff, receiver.url, [events.ROUND_PAIRED])
+        match_services.pair_next_round(event=event, by_user=staff)
+        delivery = endpoint.deliveries.get()
+        client.force_login(UserFactory())
+        assert client.get(f"/api/webhooks/{endpoint.pk}/").status_code == 404
+        assert client.post(f"/api/webhook-deliveries/{delivery.pk}/send-again/").status_code == 404
+        client.force_login(staff)
+        listed = client.get("/api/webhooks/").json()["results"]
+        assert [e["id"] for e in listed] == [endpoint.pk] and "secret" not in listed[0]
+        rows = client.get(f"/api/webhooks/{endpoint.pk}/deliveries/").json()["results"]
+        assert rows[0]["status"] == "failed" and rows[0]["last_status_code"] == 500
+        answer = client.post(f"/api/webhook-deliveries/{delivery.pk}/send-again/")
+    assert answer.status_code == 200 and answer.json()["delivery_id"] == str(delivery.delivery_id)
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.DELIVERED
+    assert [r.answered for r in receiver.requests] == [500, 200]
