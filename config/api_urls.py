@@ -8,6 +8,7 @@ from floor import api as floor_api
 from insights import api as insights_api
 from league import api as league_api
 from matches import api as matches_api
+from webhooks import api as webhooks_api
 
 router = DefaultRouter()
 router.register("cards", decks_api.CardViewSet, basename="card")
@@ -18,6 +19,10 @@ router.register("events", league_api.EventViewSet, basename="event")
 router.register("registrations", league_api.RegistrationViewSet, basename="registration")
 router.register("rounds", matches_api.RoundViewSet, basename="round")
 router.register("matches", matches_api.MatchViewSet, basename="match")
+router.register("webhooks", webhooks_api.WebhookEndpointViewSet, basename="webhook")
+router.register(
+    "webhook-deliveries", webhooks_api.WebhookDeliveryViewSet, basename="webhook-delivery"
+)
 
 urlpatterns = [
     path("decks/check/", decks_api.check_deck, name="api-check-deck"),

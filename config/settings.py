@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "notifications",
     "decks",
     "league",
+    "webhooks",
     "matches",
     "floor",
     "tom",
@@ -212,6 +213,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="*/5"),
     },
     "matches.round-clocks": {"task": "matches.send_round_clock_reminders", "schedule": 60.0},
+    # Due webhook deliveries whose dispatch failed, was lost, or whose worker died.
+    "webhooks.relay": {
+        "task": "webhooks.relay",
+        "schedule": float(os.environ.get("NOTIFICATION_RELAY_SECONDS", "60")),
+    },
 }
 
 # --- Broker and mail -----------------------------------------------------------------
@@ -263,6 +269,20 @@ NOTIFICATION_SEND_RATE_PER_MINUTE = float(os.environ.get("NOTIFICATION_SEND_RATE
 NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS", "30"))
 NOTIFICATION_RETRY_MAX_SECONDS = float(os.environ.get("NOTIFICATION_RETRY_MAX_SECONDS", "900"))
 NOTIFICATION_RETRY_BUDGET_HOURS = float(os.environ.get("NOTIFICATION_RETRY_BUDGET_HOURS", "24"))
+
+# --- Outgoing webhooks (webhooks/) ---------------------------------------------------
+# Targets must resolve to public addresses (no SSRF) unless this is on: development, and
+# the tests' own receiver on 127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_CONNECT_TIMEOUT_SECONDS", "3"))
+WEBHOOK_READ_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_READ_TIMEOUT_SECONDS", "10"))
+# A worker's claim on a delivery while it sends (a dead worker's is due again after it).
+WEBHOOK_LEASE_SECONDS = float(os.environ.get("WEBHOOK_LEASE_SECONDS", "60"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
+WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+# Failed attempts in a row (any of the URL's deliveries) that pause a URL.
+WEBHOOK_PAUSE_AFTER_FAILURES = int(os.environ.get("WEBHOOK_PAUSE_AFTER_FAILURES", "10"))
 # --- end of Broker and mail -------------------------------------------------------------
 
 # --- REST framework -----------------------------------------------------------------

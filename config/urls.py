@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("config.page_urls")),
     path("", include("notifications.urls")),
     path("", include("tom.urls")),
+    path("", include("webhooks.urls")),
 ]
 
 handler404 = "config.api_errors.not_found"

@@ -20,7 +20,7 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 from rules.league_points import PointsTable, leaderboard
 
-from . import permissions, selectors
+from . import permissions, selectors, signals
 from .models import (
     DeckSubmission,
     Event,
@@ -443,7 +443,9 @@ def create_event(*, season: Season, by_user, **fields) -> Event:
     slug, n = base, 2
     while Event.objects.filter(season=season, slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
-    return Event.objects.create(season=season, slug=slug, **fields)
+    event = Event.objects.create(season=season, slug=slug, **fields)
+    signals.event_saved.send(sender=Event, event=event, previous_status=None)
+    return event
 
 
 @transaction.atomic
@@ -454,7 +456,9 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
     if not permissions.is_event_staff(by_user, event):
         raise DomainError("not-allowed", "Only the event's staff can change it.", status=403)
     _check_event_fields(fields, event)
+    previous_status = event.status
     for name, value in fields.items():
         setattr(event, name, value)
     event.save()
+    signals.event_saved.send(sender=Event, event=event, previous_status=previous_status)
     return event

@@ -31,6 +31,7 @@ class NotificationKind(models.TextChoices):
     EVENT_STARTING = "event_starting", "Event starting"
     STANDINGS_PUBLISHED = "standings_published", "Standings published"
     JUDGE_CALL = "judge_call", "Judge called to a table (staff)"
+    WEBHOOK_PAUSED = "webhook_paused", "Webhook paused"
 
 
 class EmailStatus(models.TextChoices):

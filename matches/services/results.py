@@ -13,7 +13,7 @@ from league.models import Event
 from rules.errors import DomainError
 from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
 
-from .. import notify
+from .. import notify, webhook_events
 from ..models import (
     Game,
     Match,
@@ -286,6 +286,7 @@ def _apply(
         after=canonical,
         note=note[:200],
     )
+    webhook_events.result_final(match)
     if match.round.stage == Round.Stage.SWISS:
         # Marked after commit, in a transaction of its own: a hundred tables reporting at
         # once then hold the event's standings row for a moment each, not for their whole

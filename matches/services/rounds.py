@@ -16,7 +16,7 @@ from rules import swiss, topcut
 from rules.errors import DomainError
 from rules.scoring import PLAY_POKEMON, match_points
 
-from .. import notify
+from .. import notify, webhook_events
 from ..models import (
     Match,
     Round,
@@ -148,6 +148,7 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     Match.objects.bulk_create(matches)
     round_.rematches, round_.pair_downs = rematches, pair_downs
     round_.save(update_fields=["rematches", "pair_downs"])
+    webhook_events.round_paired(round_)
     return round_
 
 
@@ -218,6 +219,7 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
     if event.status != Event.Status.TOP_CUT:
         event.status = Event.Status.TOP_CUT
         event.save(update_fields=["status"])
+    webhook_events.round_paired(round_)
     return round_
 
 
@@ -285,6 +287,7 @@ def record_paired_matches(
               **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}))
         for table, division, a, b in pairings
     )  # fmt: skip
+    webhook_events.round_paired(round_)
     status = Event.Status.TOP_CUT if stage == Round.Stage.TOP_CUT else Event.Status.RUNNING
     if event.status != status and not (
         status == Event.Status.RUNNING and event.status == Event.Status.TOP_CUT
@@ -311,6 +314,7 @@ def publish_round(*, round_: Round, by_user) -> Round:
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
     notify.pairings_published(round_)
+    webhook_events.round_published(round_)
     return round_
 
 

@@ -14,7 +14,7 @@ from league.models import Event, Registration
 from notifications import outbox
 from rules.standings import compute_standings
 
-from .. import notify, selectors
+from .. import notify, selectors, webhook_events
 from ..models import (
     Match,
     Round,
@@ -187,6 +187,7 @@ def recompute_standings(
         StandingsState.objects.filter(pk=event_id, computed__lt=requested).update(
             computed=requested
         )
+        webhook_events.standings_published(event, publish_round, written)
     if publish_round and any(s.round_number == publish_round and s.published for s in written):
         notify.standings_published(event, publish_round)
     return written
@@ -238,6 +239,7 @@ def finish_event(*, event: Event) -> None:
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     league_services.record_placements(event=event, placements=final_placements(event))
+    webhook_events.event_finished(event)
 
 
 def send_round_clock_reminders(*, now=None) -> int:

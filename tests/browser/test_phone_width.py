@@ -104,8 +104,36 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("floor", f"/events/{running.pk}/floor/"),
         ("floor-table", f"/matches/{match.pk}/floor/"),
         ("floor-deck-check", f"/matches/{match.pk}/deck-check/"),
+        ("webhooks", "/leagues/pallet-town/webhooks/"),
+        ("webhook", f"/leagues/pallet-town/webhooks/{demo_webhook(running).pk}/"),
     ]
     return {"public": public, "player": player, "organiser": organiser}
+
+
+def demo_webhook(event):
+    """A paused webhook of the demo league with a delivered and a failed delivery."""
+    from webhooks import events
+    from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
+
+    endpoint = WebhookEndpoint.objects.create(
+        league=event.season.league,
+        url="https://discord.com/api/webhooks/123456789012345678/a-very-long-token-that-must-wrap",
+        description="Discord #results",
+        events=[events.ROUND_PUBLISHED, events.RESULT_FINAL],
+        paused_at=event.starts_at,
+        paused_reason="10 failed attempts in a row; the last: HTTP 500",
+    )
+    payload = {"summary": "Round 2 pairings are up.", "url": "", "data": {}}
+    WebhookDelivery.objects.create(
+        endpoint=endpoint, event=events.ROUND_PUBLISHED, payload=payload,
+        status=DeliveryStatus.DELIVERED, attempts=1, last_status_code=204,
+    )  # fmt: skip
+    WebhookDelivery.objects.create(
+        endpoint=endpoint, event=events.RESULT_FINAL, payload=payload,
+        status=DeliveryStatus.FAILED, attempts=8, last_status_code=500,
+        last_error="HTTP 500", last_response="<html><body>Internal Server Error " + "x" * 200,
+    )  # fmt: skip
+    return endpoint
 
 
 def log_in(page, base: str, username: str) -> None:

@@ -1,0 +1,144 @@
+"""The webhook events rounds, results, standings and finishing send (`webhooks.events`).
+
+Each function is called once, in the transaction of the change it reports, by the service
+that makes it; it builds the event's facts and summary and calls `webhooks.services.emit`,
+which records one delivery per endpoint that wants it. A draft event sends nothing (only
+its staff may see it). Pairings go out when a round is published, not when it is paired:
+until then players may not see them either.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from league.models import Event
+from webhooks import events
+from webhooks.services import emit, subscribed
+
+from .models import Match, Round
+from .presenters import match_result_text
+
+
+def _event_facts(event: Event) -> dict:
+    return {"id": event.pk, "name": event.name, "slug": event.slug, "status": event.status}
+
+
+def _emit(event: Event, name: str, summary: str, data: dict, url: str) -> None:
+    emit(
+        league=event.season.league_id,
+        event=name,
+        summary=summary,
+        data={"event": _event_facts(event), **data},
+        url=url,
+    )
+
+
+def _wanted(event: Event, name: str) -> bool:
+    return event.status != Event.Status.DRAFT and subscribed(season_id=event.season_id, event=name)
+
+
+def _round_facts(round_: Round) -> dict:
+    return {"number": round_.number, "stage": round_.stage, "status": round_.status}
+
+
+def round_paired(round_: Round) -> None:
+    event = round_.event
+    if not _wanted(event, events.ROUND_PAIRED):
+        return
+    _emit(
+        event,
+        events.ROUND_PAIRED,
+        f"{event.name}: round {round_.number} is paired.",
+        {"round": _round_facts(round_)},
+        reverse("event-detail", args=[event.pk]),
+    )
+
+
+def round_published(round_: Round) -> None:
+    event = round_.event
+    if not _wanted(event, events.ROUND_PUBLISHED):
+        return
+    pairings = [
+        {
+            "table": m.table,
+            "division": m.division,
+            "player_a": m.player_a.player.name,
+            "player_b": m.player_b.player.name if m.player_b_id else None,
+        }
+        for m in round_.matches.select_related("player_a__player", "player_b__player").order_by(
+            "division", "table"
+        )
+    ]
+    _emit(
+        event,
+        events.ROUND_PUBLISHED,
+        f"{event.name}: round {round_.number} pairings are up ({len(pairings)} tables).",
+        {"round": _round_facts(round_), "pairings": pairings},
+        reverse("round-pairings", args=[event.pk, round_.number]),
+    )
+
+
+def result_final(match: Match) -> None:
+    round_ = match.round
+    event = round_.event
+    if not _wanted(event, events.RESULT_FINAL):
+        return
+    text = match_result_text(match)
+    _emit(
+        event,
+        events.RESULT_FINAL,
+        f"{event.name}, round {round_.number}, table {match.table}: {text}.",
+        {
+            "round": _round_facts(round_),
+            "match": {
+                "id": match.pk,
+                "table": match.table,
+                "division": match.division,
+                "player_a": match.player_a.player.name,
+                "player_b": match.player_b.player.name if match.player_b_id else None,
+                "result": match.result,
+                "a_game_wins": match.a_game_wins,
+                "b_game_wins": match.b_game_wins,
+                "text": text,
+            },
+        },
+        reverse("match-detail", args=[match.pk]),
+    )
+
+
+def standings_published(event: Event, round_number: int | None, snapshots) -> None:
+    """Called after a recompute with the snapshots it wrote: sends when the round asked to
+    be published (`round_number`) is among them, published."""
+    published = [s for s in snapshots if s.round_number == round_number and s.published]
+    if not round_number or not published or not _wanted(event, events.STANDINGS_PUBLISHED):
+        return
+    snapshot = published[0]
+    _emit(
+        event,
+        events.STANDINGS_PUBLISHED,
+        f"{event.name}: standings after round {round_number} are up.",
+        {
+            "round": {"number": round_number},
+            "version": snapshot.version,
+            "standings": [
+                {
+                    k: row.get(k)
+                    for k in ("rank", "player", "division", "points", "record", "dropped")
+                }
+                for row in snapshot.rows
+            ],
+        },
+        reverse("event-standings", args=[event.pk]),
+    )
+
+
+def event_finished(event: Event) -> None:
+    if not _wanted(event, events.EVENT_FINISHED):
+        return
+    _emit(
+        event,
+        events.EVENT_FINISHED,
+        f"{event.name} is finished.",
+        {},
+        reverse("event-standings", args=[event.pk]),
+    )

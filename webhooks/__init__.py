@@ -1,0 +1,1 @@
+"""Outgoing webhooks: an organiser's URLs that are told, signed, what happens in a league."""

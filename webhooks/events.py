@@ -1,0 +1,21 @@
+"""The events a webhook endpoint may subscribe to: one kebab-case name each, used in the
+database, the JSON body's `event` field, the `Webhook-Event` header and the API."""
+
+REGISTRATION_OPENED = "registration-opened"
+ROUND_PAIRED = "round-paired"
+ROUND_PUBLISHED = "round-published"
+RESULT_FINAL = "result-final"
+STANDINGS_PUBLISHED = "standings-published"
+EVENT_FINISHED = "event-finished"
+
+#: (name, label) in the order the organiser's form lists them.
+EVENTS: tuple[tuple[str, str], ...] = (
+    (REGISTRATION_OPENED, "Registration opened"),
+    (ROUND_PAIRED, "Round paired"),
+    (ROUND_PUBLISHED, "Round published"),
+    (RESULT_FINAL, "Result final"),
+    (STANDINGS_PUBLISHED, "Standings published"),
+    (EVENT_FINISHED, "Event finished"),
+)
+NAMES: frozenset[str] = frozenset(name for name, _ in EVENTS)
+LABELS: dict[str, str] = dict(EVENTS)

@@ -1,0 +1,102 @@
+"""Webhook endpoints and their deliveries.
+
+A `WebhookEndpoint` is a URL a league's organiser registered, with a secret and the events
+(`webhooks.events`) it wants. It is *paused* (`paused_at`) after
+`WEBHOOK_PAUSE_AFTER_FAILURES` failed attempts in a row, and the organisers are told;
+deliveries wait until an organiser resumes it.
+
+A `WebhookDelivery` is one event for one endpoint, written in the same transaction as the
+change that caused it. Its `delivery_id` is the `Webhook-Id` header of every attempt.
+Status moves `pending` → `delivered` (a 2xx answer) or `pending` → `failed` (still refused
+after `WEBHOOK_MAX_ATTEMPTS` attempts); "send again" makes it `pending` once more. A pending
+delivery is *due* from `next_attempt_at` (null: at once) and *in a live attempt* while
+`leased_until` is in the future: the worker recorded the attempt before sending, and if
+it dies the delivery is due again when the lease runs out (the relay finds it).
+"""
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from league.models import League
+
+from . import events
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class WebhookEndpoint(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(max_length=500)
+    description = models.CharField(max_length=120, blank=True)
+    secret = models.CharField(max_length=100, default=new_secret)
+    events = models.JSONField(default=list, help_text="Event names (webhooks.events).")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["league", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.description or self.url
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    @property
+    def event_labels(self) -> list[str]:
+        return [events.LABELS.get(name, name) for name in self.events]
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed"
+
+
+class WebhookDelivery(models.Model):
+    Status = DeliveryStatus
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    delivery_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    event = models.CharField(max_length=40)
+    payload = models.JSONField(help_text="The body's `data` and `summary`.")
+    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(
+        max_length=20, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    leased_until = models.DateTimeField(null=True, blank=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_response = models.TextField(blank=True, help_text="The start of the last answer.")
+    last_error = models.TextField(blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=models.Q(status="pending"),
+                name="webhook_delivery_pending_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.endpoint} ({self.status})"
