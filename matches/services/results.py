@@ -87,6 +87,10 @@ def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
         return False
 
 
+def _won_both_ways(snapshot: dict) -> bool:
+    return any(g.get("reason") == "both_ways" for g in snapshot.get("games", []))
+
+
 def _lock_match(match: Match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
@@ -152,6 +156,10 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
         match.save(update_fields=["status", "updated_at"])
         notify.result_reported(match, reported_by_side=side)
     elif same_result(other.payload, canonical):
+        if _won_both_ways(other.payload) and not _won_both_ways(canonical):
+            # One said the game was won both ways, the other just who won: keep the how.
+            resolution = _resolve(match, other.payload)
+            canonical = _canonical(resolution, other.payload)
         _apply(
             match,
             resolution,
