@@ -6,6 +6,7 @@ rebuilt from rows without re-reading JSON) plus the raw upstream record for disp
 `FormatSpec`. Nothing here knows about events: registrations live in `league`.
 """
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from rules.cards import CardRecord, FormatSpec
@@ -212,6 +213,12 @@ class Format(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        try:
+            self.rules()
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
 
     def rules(self) -> FormatRules:
         """The deck-building and game rules of this format."""

@@ -41,6 +41,8 @@ def game_text(game: dict, names: dict[str, str]) -> str:
             "draw": "a draw",
         }.get(outcome, str(outcome))
     reason = game.get("reason") or "played"
+    if reason == "both_ways" and outcome in ("a", "b"):
+        return f"{text} (both won at once, {names[outcome]} in both ways)"
     if reason != "played":
         text += (
             f" ({Game.Reason(reason).label.lower()})"

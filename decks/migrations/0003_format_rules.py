@@ -14,61 +14,94 @@ def seed_presets(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('decks', '0002_default_formats'),
+        ("decks", "0002_default_formats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='format',
-            name='basic_energy_types',
-            field=models.CharField(blank=True, help_text='Comma separated, e.g. Grass,Fire,Water,Lightning,Psychic,Fighting (empty: every type there was by the newest allowed set)', max_length=120),
+            model_name="format",
+            name="basic_energy_types",
+            field=models.CharField(
+                blank=True,
+                help_text="Comma separated, e.g. Grass,Fire,Water,Lightning,Psychic,Fighting (empty: every type there was by the newest allowed set)",
+                max_length=120,
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='copy_exempt',
-            field=models.CharField(choices=[('basic_energy', 'Basic Energy cards'), ('energy', 'Every Energy card, except the limited Energy below (1996)')], default='basic_energy', max_length=20, verbose_name='exempt from the copy limit'),
+            model_name="format",
+            name="copy_exempt",
+            field=models.CharField(
+                choices=[
+                    ("basic_energy", "Basic Energy cards"),
+                    ("energy", "Every Energy card, except the limited Energy below (1996)"),
+                ],
+                default="basic_energy",
+                max_length=20,
+                verbose_name="exempt from the copy limit",
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='copy_limit',
-            field=models.PositiveSmallIntegerField(default=4, help_text='Cards with the same name a deck may hold'),
+            model_name="format",
+            name="copy_limit",
+            field=models.PositiveSmallIntegerField(
+                default=4, help_text="Cards with the same name a deck may hold"
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='deck_size',
+            model_name="format",
+            name="deck_size",
             field=models.PositiveSmallIntegerField(default=60),
         ),
         migrations.AddField(
-            model_name='format',
-            name='limited_energy',
-            field=models.TextField(blank=True, help_text='One Energy card name a line that keeps the copy limit although Energy is exempt (1996: Double Colorless Energy)'),
+            model_name="format",
+            name="limited_energy",
+            field=models.TextField(
+                blank=True,
+                help_text="One Energy card name a line that keeps the copy limit although Energy is exempt (1996: Double Colorless Energy)",
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='play_notes',
-            field=models.TextField(blank=True, help_text='One note a line, shown to players: mulligans, setup, the first turn'),
+            model_name="format",
+            name="play_notes",
+            field=models.TextField(
+                blank=True,
+                help_text="One note a line, shown to players: mulligans, setup, the first turn",
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='prizes',
-            field=models.PositiveSmallIntegerField(default=6, help_text='Prize cards each player sets out in a game', verbose_name='Prize cards'),
+            model_name="format",
+            name="prizes",
+            field=models.PositiveSmallIntegerField(
+                default=6,
+                help_text="Prize cards each player sets out in a game",
+                verbose_name="Prize cards",
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='require_basic_pokemon',
-            field=models.BooleanField(default=True, help_text='A deck must hold at least one Basic Pokémon'),
+            model_name="format",
+            name="require_basic_pokemon",
+            field=models.BooleanField(
+                default=True, help_text="A deck must hold at least one Basic Pokémon"
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='sets_released_by',
-            field=models.DateField(blank=True, help_text='Also allow every set released on or before this date', null=True),
+            model_name="format",
+            name="sets_released_by",
+            field=models.DateField(
+                blank=True,
+                help_text="Also allow every set released on or before this date",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='format',
-            name='win_both_ways',
-            field=models.BooleanField(default=True, help_text='If you win in both ways and your opponent wins in only one way, you win (1999 and 2011 rulebooks)', verbose_name='won both ways'),
+            model_name="format",
+            name="win_both_ways",
+            field=models.BooleanField(
+                default=True,
+                help_text="If you win in both ways and your opponent wins in only one way, you win (1999 and 2011 rulebooks)",
+                verbose_name="won both ways",
+            ),
         ),
         migrations.RunPython(seed_presets, migrations.RunPython.noop),
     ]

@@ -4,15 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0003_api_token'),
+        ("league", "0003_api_token"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='sudden_death_style',
-            field=models.CharField(choices=[('new_game', 'A new game with the sudden-death Prize cards (1999, 2011, handbook)'), ('continue', 'The same game goes on and can end in a draw (1996 rules)')], default='new_game', help_text='When both players win at once (see rules.results)', max_length=10, verbose_name='sudden death'),
+            model_name="event",
+            name="sudden_death_style",
+            field=models.CharField(
+                choices=[
+                    (
+                        "new_game",
+                        "A new game with the sudden-death Prize cards (1999, 2011, handbook)",
+                    ),
+                    ("continue", "The same game goes on and can end in a draw (1996 rules)"),
+                ],
+                default="new_game",
+                help_text="When both players win at once (see rules.results)",
+                max_length=10,
+                verbose_name="sudden death",
+            ),
         ),
     ]
