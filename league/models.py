@@ -108,8 +108,8 @@ class Event(models.Model):
     )
 
     class SuddenDeath(models.TextChoices):
-        NEW_GAME = "new_game", "A new game with the sudden-death Prize cards (1999, 2011, handbook)"
-        CONTINUE = "continue", "The same game goes on and can end in a draw (1996 rules)"
+        NEW_GAME = "new_game", "A new game (1999, 2011, handbook)"
+        CONTINUE = "continue", "The game goes on, may draw (1996)"
 
     sudden_death_style = models.CharField(
         "sudden death",

@@ -5,6 +5,7 @@ ways, reported through the phone buttons. Screenshots: var/screenshots/rules-*.p
 import pytest
 
 from decks.models import Format
+from decks.services import ensure_default_formats
 from league import services as league_services
 from matches.models import Match
 from tests.browser.conftest import shot
@@ -42,6 +43,7 @@ def fits(page) -> bool:
 
 
 def test_a_player_reports_a_game_won_both_ways_on_a_phone(site, browser):
+    ensure_default_formats()  # a transactional test's database was flushed of the seeded rows
     event = EventFactory(
         season=SeasonFactory(league=LeagueFactory()),
         name="Starter Night",
