@@ -6,9 +6,11 @@ rebuilt from rows without re-reading JSON) plus the raw upstream record for disp
 `FormatSpec`. Nothing here knows about events: registrations live in `league`.
 """
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from rules.cards import CardRecord, FormatSpec
+from rules.formats import FormatRules
 from rules.names import normalise_name
 
 
@@ -138,7 +140,16 @@ class Format(models.Model):
     `base` takes a legality column of the card data (Standard, Expanded, Unlimited);
     allowed sets and regulation marks narrow it (a custom format may set only those), and the
     ban lists remove cards by name or by printing. See `rules.cards.FormatSpec`.
+    `sets_released_by` adds every set released on or before that date to the allowed sets
+    (the card pool of a year, whatever sets were imported). The rules of building a deck and
+    of a game (deck size, Prize cards, Basic Pokémon, copy limit, won both ways, play notes)
+    are `rules()`, a `rules.formats.FormatRules`; their defaults are today's rules.
     """
+
+    COPY_EXEMPT_CHOICES = [
+        ("basic_energy", "Basic Energy cards"),
+        ("energy", "Every Energy card, except the limited Energy below (1996)"),
+    ]
 
     BASES = [("standard", "Standard"), ("expanded", "Expanded"), ("unlimited", "Unlimited")]
 
@@ -156,12 +167,77 @@ class Format(models.Model):
     banned_prints = models.TextField(
         blank=True, help_text="One printing a line: a card id (sv1-86) or code and number (SVI 86)"
     )
+    sets_released_by = models.DateField(
+        null=True, blank=True, help_text="Also allow every set released on or before this date"
+    )
+    basic_energy_types = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="Comma separated, e.g. Grass,Fire,Water,Lightning,Psychic,Fighting "
+        "(empty: every type there was by the newest allowed set)",
+    )
+    deck_size = models.PositiveSmallIntegerField(default=60)
+    prizes = models.PositiveSmallIntegerField(
+        "Prize cards", default=6, help_text="Prize cards each player sets out in a game"
+    )
+    require_basic_pokemon = models.BooleanField(
+        default=True, help_text="A deck must hold at least one Basic Pokémon"
+    )
+    copy_limit = models.PositiveSmallIntegerField(
+        default=4, help_text="Cards with the same name a deck may hold"
+    )
+    copy_exempt = models.CharField(
+        "exempt from the copy limit",
+        max_length=20,
+        choices=COPY_EXEMPT_CHOICES,
+        default="basic_energy",
+    )
+    limited_energy = models.TextField(
+        blank=True,
+        help_text="One Energy card name a line that keeps the copy limit although Energy is "
+        "exempt (1996: Double Colorless Energy)",
+    )
+    win_both_ways = models.BooleanField(
+        "won both ways",
+        default=True,
+        help_text="If you win in both ways and your opponent wins in only one way, you win "
+        "(1999 and 2011 rulebooks)",
+    )
+    play_notes = models.TextField(
+        blank=True,
+        help_text="One note a line, shown to players: mulligans, setup, the first turn",
+    )
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        try:
+            self.rules()
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
+
+    def rules(self) -> FormatRules:
+        """The deck-building and game rules of this format."""
+        return FormatRules(
+            deck_size=self.deck_size,
+            prizes=self.prizes,
+            require_basic_pokemon=self.require_basic_pokemon,
+            copy_limit=self.copy_limit,
+            copy_exempt=self.copy_exempt,
+            limited_energy=frozenset(
+                normalise_name(n.strip()) for n in self.limited_energy.splitlines() if n.strip()
+            ),
+            win_both_ways=self.win_both_ways,
+            play_notes=tuple(n.strip() for n in self.play_notes.splitlines() if n.strip()),
+        )
+
+    @property
+    def play_note_list(self) -> list[str]:
+        return list(self.rules().play_notes)
 
     def to_spec(self) -> FormatSpec:
         prints = set()
@@ -178,11 +254,16 @@ class Format(models.Model):
                 )
             else:
                 prints.add(line)
+        sets = set(self.allowed_sets.values_list("id", flat=True))
+        if self.sets_released_by is not None:
+            released = CardSet.objects.filter(release_date__lte=self.sets_released_by)
+            # A placeholder keeps the pool closed while no set of those years is imported.
+            sets.update(released.values_list("id", flat=True) or ["(none released)"])
         return FormatSpec(
             key=self.key,
             name=self.name,
             base=self.base or None,
-            allowed_sets=frozenset(self.allowed_sets.values_list("id", flat=True)),
+            allowed_sets=frozenset(sets),
             allowed_marks=frozenset(
                 m.strip().upper() for m in self.allowed_marks.split(",") if m.strip()
             ),
@@ -190,4 +271,8 @@ class Format(models.Model):
                 normalise_name(n.strip()) for n in self.banned_names.splitlines() if n.strip()
             ),
             banned_prints=frozenset(prints),
+            basic_energy_types=frozenset(
+                t.strip().capitalize() for t in self.basic_energy_types.split(",") if t.strip()
+            ),
+            rules=self.rules(),
         )

@@ -15,6 +15,7 @@ from rules.legality import Verdict, check_deck
 
 from .models import Card, CardDataVersion, Format
 from .parser import parse_decklist
+from .presets import PRESET_FORMATS
 
 _lock = threading.Lock()
 _cache: dict[str, object] = {"stamp": None, "index": None, "checked": 0.0}
@@ -32,8 +33,9 @@ DEFAULT_FORMATS = [
 
 
 def ensure_default_formats() -> None:
-    """Create Standard, Expanded and Unlimited if they are missing (never overwrites edits)."""
-    for spec in DEFAULT_FORMATS:
+    """Create Standard, Expanded, Unlimited and the rulebook presets (`decks.presets`) if
+    they are missing (never overwrites edits)."""
+    for spec in DEFAULT_FORMATS + PRESET_FORMATS:
         Format.objects.get_or_create(key=spec["key"], defaults=spec)
 
 
@@ -59,18 +61,21 @@ def check_decklist(
 ) -> Verdict:
     """Parse `text` and check it against `fmt`. Stores nothing. Pass `index` to check many
     lists against one index without asking the database for its version each time."""
+    index = index or card_index()
     spec = format_spec(fmt) if isinstance(fmt, Format) else fmt
     parsed = parse_decklist(text)
-    return check_deck(parsed.lines, index or card_index(), spec, parsed.errors)
+    return check_deck(parsed.lines, index, spec, parsed.errors)
 
 
 def format_spec(fmt: Format) -> FormatSpec:
-    """`fmt.to_spec()`, cached until the format row is saved again."""
+    """`fmt.to_spec()`, cached until the format row is saved again or the card data changes
+    (a format's sets released by a date are read from the imported sets)."""
+    version = (fmt.updated_at, _cache["stamp"])
     cached = _specs.get(fmt.pk)
-    if cached is not None and cached[0] == fmt.updated_at:
+    if cached is not None and cached[0] == version:
         return cached[1]
     spec = fmt.to_spec()
-    _specs[fmt.pk] = (fmt.updated_at, spec)
+    _specs[fmt.pk] = (version, spec)
     return spec
 
 

@@ -40,7 +40,7 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = ["id", "season", "name", "slug", "format", "starts_at", "best_of", "round_minutes",
                   "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
-                  "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
+                  "sudden_death_style", "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
 
 
 class RegistrationSerializer(serializers.ModelSerializer):

@@ -93,8 +93,8 @@ class EventForm(forms.ModelForm):
 
         model = Event
         fields = ["name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline",
-                  "capacity", "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status"]  # fmt: skip
+                  "capacity", "division_mode", "sudden_death_style", "sudden_death_prizes",
+                  "swiss_rounds", "top_cut", "require_check_in", "status"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -106,4 +106,16 @@ class EventForm(forms.ModelForm):
         help_texts = {
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",
+            "sudden_death_style": "When both players win at once. The 1996 rules go on with "
+            "the same game (it can end in a draw: a tie in Swiss, a replay in the top cut).",
+            "sudden_death_prizes": "For a new sudden-death game, and a game that settles a "
+            "level top-cut match.",
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Optional: a form posted without it (an older page, a script) keeps the new game.
+        self.fields["sudden_death_style"].required = False
+
+    def clean_sudden_death_style(self):
+        return self.cleaned_data.get("sudden_death_style") or "new_game"

@@ -106,6 +106,18 @@ class Event(models.Model):
         choices=[(1, "1 Prize card (rulebook)"), (6, "6 Prize cards (tournament handbook)")],
         default=1,
     )
+
+    class SuddenDeath(models.TextChoices):
+        NEW_GAME = "new_game", "A new game (1999, 2011, handbook)"
+        CONTINUE = "continue", "The game goes on, may draw (1996)"
+
+    sudden_death_style = models.CharField(
+        "sudden death",
+        max_length=10,
+        choices=SuddenDeath.choices,
+        default=SuddenDeath.NEW_GAME,
+        help_text="When both players win at once (see rules.results)",
+    )
     swiss_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Override the season's table"
     )

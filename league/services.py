@@ -402,6 +402,7 @@ def _player_id_taken(player_id: str) -> DomainError:
 EVENT_FIELDS = (
     "name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
     "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
+    "sudden_death_style",
 )  # fmt: skip
 
 
@@ -415,6 +416,14 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     )
     if deadline and starts and deadline > starts:
         raise DomainError("invalid-event", "The deck deadline must be before the event starts.")
+    fmt = fields.get("format") or (event.format if event is not None else None)
+    sudden = fields.get("sudden_death_prizes") or (event and event.sudden_death_prizes) or 1
+    if fmt is not None and sudden > fmt.prizes:
+        raise DomainError(
+            "invalid-event",
+            f"{fmt.name} is played with {fmt.prizes} Prize cards: sudden death cannot have "
+            f"{sudden}. Choose 1 Prize card.",
+        )
     started = (Event.Status.RUNNING, Event.Status.TOP_CUT, Event.Status.FINISHED)
     if event is not None and event.status in started:
         fixed = [

@@ -79,10 +79,29 @@ class RoundSerializer(serializers.ModelSerializer):
                   "ends_at", "rematches", "pair_downs", "matches"]  # fmt: skip
 
 
+class WaysSerializer(serializers.Serializer):
+    """How many ways each player won a game both won at once (1: last Prize card, or the
+    opponent has no Pokémon to replace the Active; 2: both)."""
+
+    a = serializers.IntegerField(min_value=1, max_value=2)
+    b = serializers.IntegerField(min_value=1, max_value=2)
+
+
 class GameInputSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=Game.Outcome.choices)
     reason = serializers.ChoiceField(choices=Game.Reason.choices, default="played")
-    prizes = serializers.IntegerField(min_value=1, max_value=6, required=False)
+    prizes = serializers.IntegerField(
+        min_value=0,
+        max_value=6,
+        required=False,
+        help_text="Only to confirm: a game's Prize count is the format's or the event's "
+        "sudden death's, and a different one is refused (prize-count)",
+    )
+    ways = WaysSerializer(
+        required=False,
+        help_text='A "both_won" game: how many ways each player won; the format\'s "won both '
+        'ways" rule may decide it',
+    )
 
 
 class ResultInputSerializer(serializers.Serializer):

@@ -18,11 +18,34 @@ def _other(side: str) -> str:
     return "b" if side == "a" else "a"
 
 
+#: What "won both ways" means, on every form that asks (the 1999 and 2011 rulebooks).
+BOTH_WAYS_HELP = (
+    "There are two ways to win at once: taking your last Prize card, and your opponent having "
+    "no Benched Pokémon to replace a Knocked Out Active Pokémon. If you win in both ways and "
+    "your opponent wins in only one way, you win; otherwise sudden death."
+)
+
+
+def _both_ways(winner: str) -> dict:
+    """A game both players won at once, where `winner` won in both ways and the other in one."""
+    return {"outcome": "both_won", "reason": "played",
+            "ways": {winner: 2, _other(winner): 1}}  # fmt: skip
+
+
 class QuickReportForm(forms.Form):
     """Best of 1 in one tap: "I won", "I lost", "Tie at time", after `sudden_death` games
-    both players won at once (each followed by its sudden-death replay)."""
+    both players won at once (each followed by its sudden-death replay); "I won both ways"
+    and "my opponent won both ways" for a game both won at once that the rule decides, and a
+    draw for the 1996 sudden death (the rules refuse it elsewhere)."""
 
-    OUTCOMES = [("won", "I won"), ("lost", "I lost"), ("tie", "Tie at time")]
+    OUTCOMES = [
+        ("won", "I won"),
+        ("lost", "I lost"),
+        ("tie", "Tie at time"),
+        ("won_both_ways", "I won both ways, my opponent one"),
+        ("lost_both_ways", "My opponent won both ways, I one"),
+        ("draw", "Draw (1996 sudden death)"),
+    ]
 
     outcome = forms.ChoiceField(choices=OUTCOMES)
     sudden_death = forms.IntegerField(min_value=0, max_value=MAX_SUDDEN_DEATH, required=False)
@@ -31,15 +54,22 @@ class QuickReportForm(forms.Form):
         data = super().clean()
         if data.get("outcome") == "tie" and data.get("sudden_death"):
             raise forms.ValidationError("A sudden-death game ends with a winner: who won it?")
+        if data.get("outcome") == "draw" and not data.get("sudden_death"):
+            raise forms.ValidationError(
+                "A game is a draw only in the 1996 sudden death, after you both won at once."
+            )
         return data
 
     def payload(self, side: str) -> dict:
         outcome = self.cleaned_data["outcome"]
-        final = {"won": side, "lost": _other(side), "tie": "tie"}[outcome]
         games = [{"outcome": "both_won", "reason": "played"}] * (
             self.cleaned_data["sudden_death"] or 0
         )
-        games.append({"outcome": final, "reason": "played"})
+        if outcome in ("won_both_ways", "lost_both_ways"):
+            games.append(_both_ways(side if outcome == "won_both_ways" else _other(side)))
+        else:
+            final = {"won": side, "lost": _other(side), "tie": "tie", "draw": "draw"}[outcome]
+            games.append({"outcome": final, "reason": "played"})
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 
@@ -72,18 +102,20 @@ class GamesForm(forms.Form):
     def side_outcome(self, value: str) -> str:
         return value
 
+    def game(self, value: str, reason: str) -> dict:
+        """A row's game for the payload; `<side>_both_ways` is a game both players won at
+        once, that side in both ways."""
+        if value.endswith("_both_ways"):
+            return {**_both_ways(self.side_outcome(value[: -len("_both_ways")])), "reason": reason}
+        return {"outcome": self.side_outcome(value), "reason": reason}
+
     def clean(self):
         data = super().clean()
         games = []
         for i in range(1, self.row_count + 1):
             outcome = data.get(f"game_{i}")
             if outcome:
-                games.append(
-                    {
-                        "outcome": self.side_outcome(outcome),
-                        "reason": data.get(f"reason_{i}") or "played",
-                    }
-                )
+                games.append(self.game(outcome, data.get(f"reason_{i}") or "played"))
         if not games and not data.get("intentional_draw"):
             raise forms.ValidationError("Enter the games in the order they were played.")
         data["games"] = games
@@ -106,12 +138,26 @@ PLAYER_OUTCOMES = [
 ]
 
 
+def _extra_outcomes(both_ways: bool, draws: bool, won_both_ways: list) -> list:
+    """The outcomes a format's rules add: won both ways (1999, 2011), a draw (1996)."""
+    extra = list(won_both_ways) if both_ways else []
+    if draws:
+        extra.append(("draw", "Draw: in sudden death neither had a Pokémon left (1996)"))
+    return extra
+
+
 class PlayerGamesForm(GamesForm):
     """Game by game, as "I" and "my opponent"."""
 
-    def __init__(self, *args, side: str, rows: int, **kwargs):
+    def __init__(
+        self, *args, side: str, rows: int, both_ways: bool = True, draws: bool = False, **kwargs
+    ):
         self.side = side
-        super().__init__(*args, rows=rows, outcome_choices=PLAYER_OUTCOMES, **kwargs)
+        choices = PLAYER_OUTCOMES + _extra_outcomes(both_ways, draws, [
+            ("me_both_ways", "We both won, but I won in both ways, my opponent in one"),
+            ("opponent_both_ways", "We both won, but my opponent won in both ways, I in one"),
+        ])  # fmt: skip
+        super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     def side_outcome(self, value: str) -> str:
         return {"me": self.side, "opponent": _other(self.side)}.get(value, value)
@@ -122,14 +168,26 @@ class StaffResultForm(GamesForm):
 
     note = forms.CharField(max_length=200, required=False, label="Note (kept in the history)")
 
-    def __init__(self, *args, names: dict[str, str], rows: int, **kwargs):
+    def __init__(
+        self,
+        *args,
+        names: dict[str, str],
+        rows: int,
+        both_ways: bool = True,
+        draws: bool = False,
+        **kwargs,
+    ):
         choices = [
             ("a", f"{names['a']} won"),
             ("b", f"{names['b']} won"),
             ("both_won", "Both won at once → sudden death next"),
             ("tie", "Unfinished at time"),
             ("double_loss", "Double game loss"),
-        ]
+            *_extra_outcomes(both_ways, draws, [
+                ("a_both_ways", f"Both won, but {names['a']} in both ways, {names['b']} in one"),
+                ("b_both_ways", f"Both won, but {names['b']} in both ways, {names['a']} in one"),
+            ]),
+        ]  # fmt: skip
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     @staticmethod

@@ -141,12 +141,14 @@ class Game(models.Model):
         BOTH_WON = "both_won", "Both won at once (sudden death follows)"
         TIE = "tie", "Unfinished at time"
         DOUBLE_LOSS = "double_loss", "Double game loss"
+        DRAW = "draw", "Draw (1996 sudden death: neither player had a Pokémon left)"
 
     class Reason(models.TextChoices):
         PLAYED = "played", "Played"
         NO_SHOW = "no_show", "No-show (game loss)"
         PENALTY = "penalty", "Staff penalty (game loss)"
         CONCEDED = "conceded", "Conceded"
+        BOTH_WAYS = "both_ways", "Won both ways (rulebook)"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -155,7 +157,7 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replay"
     )
     prizes = models.PositiveSmallIntegerField(
-        default=6, help_text="Prize cards each player set out"
+        default=6, help_text="Prize cards each player set out (0: the 1996 sudden death going on)"
     )
     outcome = models.CharField(max_length=12, choices=Outcome.choices)
     reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.PLAYED)

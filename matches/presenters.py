@@ -39,8 +39,11 @@ def game_text(game: dict, names: dict[str, str]) -> str:
             "both_won": "both won at once",
             "tie": "unfinished at time",
             "double_loss": "double game loss",
+            "draw": "a draw",
         }.get(outcome, str(outcome))
     reason = game.get("reason") or "played"
+    if reason == "both_ways" and outcome in ("a", "b"):
+        return f"{text} (both won at once, {names[outcome]} in both ways)"
     if reason != "played":
         text += (
             f" ({Game.Reason(reason).label.lower()})"
@@ -70,7 +73,11 @@ def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
         slot = f"G{game.get('number', '?')}"
         if game.get("sequence"):
             prizes = game.get("prizes", 1)
-            slot += f" sudden death ({prizes} Prize{'s' if prizes != 1 else ''})"
+            slot += (
+                " sudden death (the game goes on)"
+                if prizes == 0
+                else f" sudden death ({prizes} Prize{'s' if prizes != 1 else ''})"
+            )
         games.append(f"{slot} {game_text(game, names)}")
     return head + (": " + "; ".join(games) if games else "")
 

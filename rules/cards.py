@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rules.formats import CURRENT, FormatRules
 from rules.names import display_name, loose_key, normalise_name
 from rules.records import (
     BASE_FORMATS,
@@ -79,6 +80,9 @@ class FormatSpec:
     basic Darkness, Metal or Fairy Energy.
     A custom format with `base=None` and no allowed sets or marks allows every card.
 
+    `rules` are the deck-building and game rules (`rules.formats.FormatRules`: deck size,
+    Prize cards, Basic Pokémon, copy limit); today's rules unless given.
+
     A printing is **banned** when upstream marks any printing of the same card "Banned"
     in `base`, when its normalised name is in `banned_names`, or when it or any reprint
     of the same card (same name and game text) is in `banned_prints` (card ids). A
@@ -95,6 +99,7 @@ class FormatSpec:
     banned_names: frozenset[str] = frozenset()
     banned_prints: frozenset[str] = frozenset()
     basic_energy_types: frozenset[str] = frozenset()
+    rules: FormatRules = CURRENT
 
     def __post_init__(self) -> None:
         if self.base is not None and self.base not in BASE_FORMATS:
@@ -124,6 +129,7 @@ class FormatSpec:
         banned_names: Iterable[str] = (),
         banned_prints: Iterable[str] = (),
         basic_energy_types: Iterable[str] = (),
+        rules: FormatRules = CURRENT,
     ) -> FormatSpec:
         """Convenience constructor that normalises the banned names."""
         return cls(
@@ -135,6 +141,7 @@ class FormatSpec:
             banned_names=frozenset(normalise_name(n) for n in banned_names),
             banned_prints=frozenset(banned_prints),
             basic_energy_types=frozenset(t.capitalize() for t in basic_energy_types),
+            rules=rules,
         )
 
 

@@ -1,6 +1,9 @@
 """The deck legality engine: `check_deck(lines, index, fmt) -> Verdict`.
 
-Input is the parser's `DeckLine`s (see `decks.parser`), a `CardIndex` and a `FormatSpec`.
+Input is the parser's `DeckLine`s (see `decks.parser`), a `CardIndex` and a `FormatSpec`;
+the numbers below are today's rules, and a format's `FormatSpec.rules`
+(`rules.formats.FormatRules`) sets each of them: the deck size, the copy limit and what it
+exempts, whether a Basic Pokémon is required.
 Every line is first **resolved** to one printing, or to none, by `rules.resolve`
 (set code + number compared with the written name, pseudo-sets of basic Energy, a name
 alone; its module docstring says every case and the finding each gives). A line that
@@ -11,11 +14,13 @@ the Energy count that the unknown card could make false, so it never adds a seco
 
 Then the rules (each error names its lines and says what to fix):
 
-* `deck-size`: exactly 60 cards.
+* `deck-size`: exactly 60 cards (`deck_size`).
 * `too-many-copies`: at most 4 cards with the same normalised name (`rules.names`), except
   basic Energy, decided by the card data (supertype Energy, subtype Basic), never by
-  name: a Special "Darkness Energy" counts, a basic one does not.
-* `no-basic-pokemon`: at least one Basic Pokémon. Baby Pokémon count (they are played as
+  name: a Special "Darkness Energy" counts, a basic one does not. (`copy_limit`; with
+  `copy_exempt="energy"`, as in 1996, every Energy card is exempt except the names in
+  `limited_energy`.)
+* `no-basic-pokemon`: at least one Basic Pokémon (when `require_basic_pokemon`). Baby Pokémon count (they are played as
   Basic Pokémon although the data lacks the subtype); Trainers played as if they were
   Basic Pokémon (Mysterious Fossil, Clefairy Doll) do not.
 * `not-legal-in-format`: every card legal in the format, reprints included
@@ -27,7 +32,7 @@ Warnings: `missing-evolution-basis` when an evolution card's "evolves from" name
 included; LV.X cards need a non-LV.X card of the same name; Restored Pokémon need their
 fossil Trainer) has no card in the deck (none for a Stage 2 when the deck plays Rare Candy
 or Pokémon Breeder and has the Basic Pokémon of its line), and `energy-count` above 30
-Energy (judged on the real lists: see `MAX_ENERGY`).
+Energy (judged on the real lists: see `MAX_ENERGY`; half as many in a 30-card deck).
 Printings without `evolvesFrom` (me2pt5/mep) borrow it from another printing with the
 same name; when none has it the card is not checked.
 """
@@ -40,6 +45,7 @@ from dataclasses import dataclass, replace
 from rules.cards import CardIndex, CardRecord, FormatSpec
 from rules.decklist import DeckLine
 from rules.findings import WARNING_CODES, Finding, lines_phrase
+from rules.formats import CURRENT
 from rules.resolve import Resolution, resolve_line
 
 __all__ = [
@@ -51,8 +57,8 @@ __all__ = [
     "check_deck",
 ]
 
-DECK_SIZE = 60
-MAX_COPIES = 4
+DECK_SIZE = CURRENT.deck_size
+MAX_COPIES = CURRENT.copy_limit
 #: The Energy-count warning fires above this many Energy cards only. Judged on the 207 real
 #: lists in ../shared/data/real-decklists: they play 0 (a Snorlax stall deck), 1, 3, 4 ...
 #: up to 25 Energy, all on purpose, so no lower bound is a sign of a mistake; the 1999
@@ -163,6 +169,8 @@ def check_deck(
     `parse_errors` (the parser's findings) are put first among the errors.
     """
     errors: list[Finding] = list(parse_errors)
+    rules = fmt.rules
+    deck_size, copy_limit = rules.deck_size, rules.copy_limit
     if any(f.code in PASTE_LIMIT_CODES for f in errors):
         # The paste was not read (over a size limit): that error alone is the verdict.
         return Verdict(legal=False, errors=tuple(errors), warnings=(), card_count=0)
@@ -196,17 +204,17 @@ def check_deck(
     any_lines = card_count > 0
 
     # -- deck size
-    if card_count != DECK_SIZE:
-        if card_count < DECK_SIZE:
-            fix = f"Add {_plural(DECK_SIZE - card_count, 'card')}."
+    if card_count != deck_size:
+        if card_count < deck_size:
+            fix = f"Add {_plural(deck_size - card_count, 'card')}."
         else:
-            fix = f"Remove {_plural(card_count - DECK_SIZE, 'card')}."
+            fix = f"Remove {_plural(card_count - deck_size, 'card')}."
         errors.append(
             Finding(
                 "deck-size",
                 (),
                 f"The deck has {_plural(card_count, 'card')}; a deck must have exactly "
-                f"{DECK_SIZE}. {fix}",
+                f"{deck_size}. {fix}",
             )
         )
 
@@ -222,13 +230,11 @@ def check_deck(
     for item in resolved:
         rec = item.rec
         if rec is not None:
-            if rec.is_basic_energy:
-                energy_total += item.line.count
-                energy_lines.append(item.line.line_no)
-                continue
             if rec.is_energy:
                 energy_total += item.line.count
                 energy_lines.append(item.line.line_no)
+            if rec.is_basic_energy:
+                continue
             has_basic = has_basic or rec.is_basic_pokemon
             if rec.is_ace_spec:
                 ace.append(item)
@@ -238,11 +244,15 @@ def check_deck(
                 star.append(item)
             if rec.is_prism_star:
                 prism.setdefault(item.key, []).append(item)
+            if rules.copy_exempt_card(
+                is_energy=rec.is_energy, is_basic_energy=rec.is_basic_energy, norm_name=item.key
+            ):
+                continue
         groups.setdefault(item.key, []).append(item)
 
     for key, items in groups.items():
         total = sum(i.line.count for i in items)
-        if total > MAX_COPIES:
+        if total > copy_limit:
             rec = next((i.rec for i in items if i.rec is not None), None)
             shown = index.display_name(key) if rec is not None else items[0].line.name
             errors.append(
@@ -250,8 +260,8 @@ def check_deck(
                     "too-many-copies",
                     tuple(sorted({i.line.line_no for i in items})),
                     f"{lines_phrase(i.line.line_no for i in items)}: {total} cards named "
-                    f"{shown}; a deck may hold at most {MAX_COPIES}. "
-                    f"Remove {total - MAX_COPIES}.",
+                    f"{shown}; a deck may hold at most {copy_limit}. "
+                    f"Remove {total - copy_limit}.",
                 )
             )
 
@@ -298,7 +308,7 @@ def check_deck(
         )
 
     # -- at least one Basic Pokémon
-    if resolved and all_known and not has_basic:
+    if rules.require_basic_pokemon and resolved and all_known and not has_basic:
         errors.append(
             Finding(
                 "no-basic-pokemon",
@@ -309,13 +319,10 @@ def check_deck(
             )
         )
     elif not any_lines:
-        errors.append(
-            Finding(
-                "no-basic-pokemon",
-                (),
-                "The decklist has no cards; add 60 cards, at least one a Basic Pokémon.",
-            )
+        need = f"add {deck_size} cards" + (
+            ", at least one a Basic Pokémon" if rules.require_basic_pokemon else ""
         )
+        errors.append(Finding("no-basic-pokemon", (), f"The decklist has no cards; {need}."))
 
     # -- warnings: evolution bases
     present: set[str] = set()
@@ -354,13 +361,19 @@ def check_deck(
         )
 
     # -- warnings: Energy count (only too many: real lists play 0 to 25, see MAX_ENERGY)
-    if resolved and all_known and energy_total > MAX_ENERGY:
+    max_energy = MAX_ENERGY * deck_size // CURRENT.deck_size
+    if resolved and all_known and energy_total > max_energy:
         warnings.append(
             Finding(
                 "energy-count",
                 tuple(sorted(set(energy_lines))),
-                f"The deck has {_plural(energy_total, 'Energy card')}, more than {MAX_ENERGY}; "
-                f"even the 1999 rulebook's advice is 25 to 30. Check the Energy count.",
+                f"The deck has {_plural(energy_total, 'Energy card')}, more than {max_energy}; "
+                + (
+                    "even the 1999 rulebook's advice is 25 to 30. "
+                    if deck_size == CURRENT.deck_size
+                    else f"that is more than half of a {deck_size}-card deck. "
+                )
+                + "Check the Energy count.",
             )
         )
 

@@ -34,7 +34,7 @@ CODES = {
     "duplicate-player-id", "empty-decklist", "event-finished", "event-started",
     "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
     "invalid-call", "invalid-deck-check", "invalid-event", "invalid-extension", "invalid-penalty",
-    "invalid-result", "json-too-deep", "match-after-drop", "no-season",
+    "invalid-result", "prize-count", "json-too-deep", "match-after-drop", "no-season",
     "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
     "not-your-match", "nul-character", "registration-closed", "result-final",
     "result-incomplete", "results-missing", "round-closed", "round-has-results",

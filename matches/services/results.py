@@ -11,7 +11,13 @@ from django.db.models import Q
 
 from league.models import Event
 from rules.errors import DomainError
-from rules.results import Resolution, games_from_payload, resolve_match, result_snapshot
+from rules.results import (
+    Resolution,
+    games_from_payload,
+    resolve_match,
+    result_snapshot,
+    same_result,
+)
 
 from .. import notify, webhook_events
 from ..models import (
@@ -28,7 +34,10 @@ from .standings import finish_event, request_standings
 
 
 def _resolve(match: Match, payload: dict) -> Resolution:
+    """The payload's games decided by the event's format (its Prize cards, won both ways)
+    and its sudden death (style and Prize cards)."""
     event = match.round.event
+    rules = event.format.rules()
     return resolve_match(
         games_from_payload(payload.get("games", [])),
         best_of=event.best_of,
@@ -36,6 +45,9 @@ def _resolve(match: Match, payload: dict) -> Resolution:
         at_time=bool(payload.get("at_time")),
         intentional_draw=bool(payload.get("intentional_draw")),
         sudden_death_prizes=event.sudden_death_prizes,
+        prizes=rules.prizes,
+        sudden_death=event.sudden_death_style,
+        both_ways=rules.win_both_ways,
     )
 
 
@@ -56,9 +68,11 @@ def _check_complete(resolution: Resolution) -> None:
             "result-incomplete",
             f"The match is not over: game {nxt.number}"
             + (
-                f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})"
-                if nxt.prizes < 6 or nxt.sequence
-                else ""
+                ""
+                if nxt.why == "next game"
+                else " (sudden death: the game goes on)"
+                if nxt.prizes == 0
+                else f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})"
             )
             + f" is still to be played ({nxt.why}).",
         )
@@ -73,10 +87,19 @@ def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
         return False
 
 
+def _won_both_ways(snapshot: dict) -> bool:
+    return any(g.get("reason") == "both_ways" for g in snapshot.get("games", []))
+
+
 def _lock_match(match: Match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("round__event__season__league", "player_a__player", "player_b__player")
+        .select_related(
+            "round__event__season__league",
+            "round__event__format",
+            "player_a__player",
+            "player_b__player",
+        )
         .get(pk=match.pk)
     )
 
@@ -126,7 +149,11 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
         notify.result_reported(match, reported_by_side=side, report_id=report.pk)
-    elif other.payload == canonical:
+    elif same_result(other.payload, canonical):
+        if _won_both_ways(other.payload) and not _won_both_ways(canonical):
+            # One said the game was won both ways, the other just who won: keep the how.
+            resolution = _resolve(match, other.payload)
+            canonical = _canonical(resolution, other.payload)
         _apply(
             match,
             resolution,

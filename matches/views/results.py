@@ -27,6 +27,7 @@ from rules.errors import DomainError
 
 from .. import selectors, services
 from ..forms import (
+    BOTH_WAYS_HELP,
     MAX_SUDDEN_DEATH,
     GridResultForm,
     PlayerGamesForm,
@@ -70,8 +71,17 @@ def _rows(match: Match, data=None) -> int:
     return min(rows, MAX_ROWS)
 
 
+def _rule_options(event) -> dict:
+    """What the event's rules add to the result forms: won both ways, a 1996 draw."""
+    return {
+        "both_ways": event.format.win_both_ways,
+        "draws": event.sudden_death_style == event.SuddenDeath.CONTINUE,
+    }
+
+
 def _render_match(request, match: Match, *, games_form=None, staff_form=None, status=200):
     event = match.round.event
+    options = _rule_options(event)
     staff = is_staff(request, event)
     names = names_of(match)
     side = _side(request, match)
@@ -94,10 +104,12 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 their_report = entry
     sudden_death = request.GET.get("sudden_death", "0")
     sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
+    ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(side=side, rows=_rows(match))
+        games_form = PlayerGamesForm(side=side, rows=_rows(match), **options)
     if staff and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
+            **options,
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -134,7 +146,12 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "can_report": can_report,
             "sudden_death": sudden_death,
             "sudden_death_next": sudden_death + 1,
+            "sudden_death_before": max(sudden_death - 1, 0),
             "sd_prizes": event.sudden_death_prizes,
+            "ask_ways": ask_ways,
+            "both_ways": options["both_ways"],
+            "both_ways_help": BOTH_WAYS_HELP,
+            "continues": options["draws"],
             "games_form": games_form if can_report else None,
             "staff_form": staff_form,
             "reports": reports,
@@ -194,7 +211,12 @@ def match_report(request, match_id: int):
             return redirect("match-detail", match.pk)
         payload = quick.payload(side)
     else:
-        form = PlayerGamesForm(request.POST, side=side, rows=_rows(match, request.POST))
+        form = PlayerGamesForm(
+            request.POST,
+            side=side,
+            rows=_rows(match, request.POST),
+            **_rule_options(match.round.event),
+        )
         if not form.is_valid():
             return _render_match(request, match, games_form=form)
         payload = form.payload()
@@ -215,7 +237,12 @@ def match_result(request, match_id: int):
     """Staff enter or correct a result, with a note for the history."""
     match = _load_match(request, match_id)
     require_staff(request, match.round.event)
-    form = StaffResultForm(request.POST, names=names_of(match), rows=_rows(match, request.POST))
+    form = StaffResultForm(
+        request.POST,
+        names=names_of(match),
+        rows=_rows(match, request.POST),
+        **_rule_options(match.round.event),
+    )
     if not form.is_valid():
         return _render_match(request, match, staff_form=form)
     try:
