@@ -4,6 +4,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
+from gamenights import api as gamenights_api
 from league import api as league_api
 from matches import api as matches_api
 
@@ -27,5 +28,6 @@ urlpatterns = [
     path(
         "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
     ),
+    path("events/<int:event_id>/tables/", gamenights_api.event_tables, name="api-event-tables"),
     path("", include(router.urls)),
 ]

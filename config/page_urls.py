@@ -59,6 +59,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
+    path("", include("gamenights.urls")),
     path("", include("config.account_urls")),
     path("", include("config.organiser_urls")),
 ]

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "league",
     "matches",
     "tom",
+    "gamenights",
 ]
 
 MIDDLEWARE = [

@@ -92,7 +92,7 @@ class EventForm(forms.ModelForm):
         from .models import Event
 
         model = Event
-        fields = ["name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline",
+        fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes", "deck_deadline",
                   "capacity", "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut",
                   "require_check_in", "status"]  # fmt: skip
         widgets = {
@@ -103,7 +103,18 @@ class EventForm(forms.ModelForm):
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
+        labels = {"kind": "Kind of event"}
         help_texts = {
+            "format": "Tournaments only: a board-game night has no deck format.",
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].required = False  # a form without it makes a tournament
+
+    def clean_kind(self):
+        from .models import Event
+
+        return self.cleaned_data.get("kind") or Event.Kind.TOURNAMENT

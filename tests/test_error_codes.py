@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom")
+PACKAGES = ("config", "rules", "notifications", "decks", "league", "matches", "tom", "gamenights")
 
 CODES = {
     "already-registered", "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
@@ -20,10 +20,10 @@ CODES = {
     "duplicate-player-id", "empty-decklist", "event-finished", "event-started",
     "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
     "invalid-event", "invalid-result", "json-too-deep", "match-after-drop", "no-season",
-    "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
+    "no-decklists", "not-a-board-game", "not-a-tournament", "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
     "not-your-match", "nul-character", "registration-closed", "result-final",
     "result-incomplete", "results-missing", "round-closed", "round-has-results",
-    "round-not-public", "round-open", "round-stage", "tdf-contradicts", "tdf-invalid",
+    "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
     "unknown-format", "unknown-kind", "unknown-player",
 }  # fmt: skip
