@@ -118,3 +118,9 @@ class EventForm(forms.ModelForm):
         from .models import Event
 
         return self.cleaned_data.get("kind") or Event.Kind.TOURNAMENT
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "board_game":
+            data["format"] = None  # a night has no deck format, whatever the list showed
+        return data

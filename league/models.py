@@ -14,6 +14,9 @@ from django.utils import timezone
 from decks.models import Format
 from rules.scoring import table_to_rows
 
+#: Why an event is refused without a format: the check constraint and the service say it.
+FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
+
 
 def default_structure_table() -> list[dict]:
     return table_to_rows()
@@ -144,6 +147,7 @@ class Event(models.Model):
                 condition=models.Q(kind="tournament", format__isnull=False)
                 | models.Q(kind="board_game", format__isnull=True),
                 name="event_format_iff_tournament",
+                violation_error_message=FORMAT_REQUIRED,
             ),
         ]
 

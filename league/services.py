@@ -22,6 +22,7 @@ from rules.league_points import PointsTable, leaderboard
 
 from . import permissions, selectors
 from .models import (
+    FORMAT_REQUIRED,
     DeckSubmission,
     Event,
     EventPlacement,
@@ -417,7 +418,7 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     if kind == Event.Kind.BOARD_GAME:
         fields["format"] = None  # a board-game night has no deck format
     elif not fields.get("format", event.format if event else None):
-        raise DomainError("invalid-event", "Choose the deck format of the tournament.")
+        raise DomainError("invalid-event", FORMAT_REQUIRED)
     deadline, starts = (
         fields.get("deck_deadline"),
         fields.get("starts_at") or (event and event.starts_at),
