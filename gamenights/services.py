@@ -83,12 +83,11 @@ def report_table(*, table: GameTable, by_user, order: list[int]) -> GameTable:
     then required). A seated player may report once; staff may report or correct at any
     time before the night is finished. Writes each `Seat.finish` and who reported when.
     Raises `not-allowed`, `result-final`, `invalid-result`, `result-incomplete`."""
-    table = (
-        GameTable.objects.select_for_update()
-        .select_related("sitting__event__season__league")
-        .get(pk=table.pk)
-    )
+    # The event first, then the table: the one lock order of this app (seating and
+    # finishing take the event row too, so no result lands in a night being finished).
     event = _lock_night(table.sitting.event)
+    table = GameTable.objects.select_for_update().select_related("sitting").get(pk=table.pk)
+    table.sitting.event = event
     seats = list(table.seats.select_related("registration__player"))
     if not can_report(by_user, table, seats):
         if table.reported and any(
