@@ -105,6 +105,8 @@ class EventForm(forms.ModelForm):
         }
         labels = {"kind": "Kind of event"}
         help_texts = {
+            "kind": "A tournament: decklists, Swiss, top cut. A board-game night: tables of "
+            "2 to 6 players, one winner each, no decklists.",
             "format": "Tournaments only: a board-game night has no deck format.",
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",

@@ -87,8 +87,8 @@ class Event(models.Model):
         FINISHED = "finished", "Finished"
 
     class Kind(models.TextChoices):
-        TOURNAMENT = "tournament", "Tournament (TCG: decklists, Swiss, top cut)"
-        BOARD_GAME = "board_game", "Board-game night (2 to 6 players a table, one winner)"
+        TOURNAMENT = "tournament", "Tournament"
+        BOARD_GAME = "board_game", "Board-game night"
 
     class DivisionMode(models.TextChoices):
         COMBINED = "combined", "All divisions together (age-modified Swiss)"
