@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from decks import api as decks_api
 from floor import api as floor_api
+from gamenights import api as gamenights_api
 from insights import api as insights_api
 from league import api as league_api
 from matches import api as matches_api
@@ -43,5 +44,6 @@ urlpatterns = [
     path("judge-calls/<int:call_id>/take/", floor_api.take_call, name="api-take-call"),
     path("judge-calls/<int:call_id>/close/", floor_api.close_call, name="api-close-call"),
     path("me/penalties/", floor_api.my_penalties, name="api-my-penalties"),
+    path("events/<int:event_id>/tables/", gamenights_api.event_tables, name="api-event-tables"),
     path("", include(router.urls)),
 ]

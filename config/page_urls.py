@@ -60,6 +60,7 @@ urlpatterns = [
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),
     path("matches/<int:match_id>/result/", match_views.match_result, name="match-result"),
     path("", include("floor.urls")),
+    path("", include("gamenights.urls")),
     path("", include("config.account_urls")),
     path("", include("config.organiser_urls")),
     path("", include("insights.urls")),

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "floor",
     "tom",
     "insights",
+    "gamenights",
 ]
 
 MIDDLEWARE = [

@@ -34,11 +34,11 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class EventSerializer(serializers.ModelSerializer):
-    format = serializers.SlugRelatedField(slug_field="key", read_only=True)
+    format = serializers.SlugRelatedField(slug_field="key", read_only=True, allow_null=True)
 
     class Meta:
         model = Event
-        fields = ["id", "season", "name", "slug", "format", "starts_at", "best_of", "round_minutes",
+        fields = ["id", "season", "name", "slug", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes",
                   "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
                   "sudden_death_style", "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
 

@@ -92,9 +92,10 @@ class EventForm(forms.ModelForm):
         from .models import Event
 
         model = Event
-        fields = ["name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline",
-                  "capacity", "division_mode", "sudden_death_style", "sudden_death_prizes",
-                  "swiss_rounds", "top_cut", "require_check_in", "status"]  # fmt: skip
+        fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
+                  "round_minutes", "deck_deadline", "capacity", "division_mode",
+                  "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
+                  "require_check_in", "status"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -103,7 +104,11 @@ class EventForm(forms.ModelForm):
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
+        labels = {"kind": "Kind of event"}
         help_texts = {
+            "kind": "A tournament: decklists, Swiss, top cut. A board-game night: tables of "
+            "2 to 6 players, one winner each, no decklists.",
+            "format": "Tournaments only: a board-game night has no deck format.",
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",
             "sudden_death_style": "When both players win at once. The 1996 rules go on with "
@@ -116,6 +121,18 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Optional: a form posted without it (an older page, a script) keeps the new game.
         self.fields["sudden_death_style"].required = False
+        self.fields["kind"].required = False  # a form without it makes a tournament
 
     def clean_sudden_death_style(self):
         return self.cleaned_data.get("sudden_death_style") or "new_game"
+
+    def clean_kind(self):
+        from .models import Event
+
+        return self.cleaned_data.get("kind") or Event.Kind.TOURNAMENT
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "board_game":
+            data["format"] = None  # a night has no deck format, whatever the list showed
+        return data

@@ -14,6 +14,9 @@ from django.utils import timezone
 from decks.models import Format
 from rules.scoring import table_to_rows
 
+#: Why an event is refused without a format: the check constraint and the service say it.
+FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
+
 
 def default_structure_table() -> list[dict]:
     return table_to_rows()
@@ -83,6 +86,10 @@ class Event(models.Model):
         TOP_CUT = "top_cut", "Top cut"
         FINISHED = "finished", "Finished"
 
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", "Tournament"
+        BOARD_GAME = "board_game", "Board-game night"
+
     class DivisionMode(models.TextChoices):
         COMBINED = "combined", "All divisions together (age-modified Swiss)"
         SEPARATE = "separate", "Each division separately (age-separated Swiss)"
@@ -90,7 +97,12 @@ class Event(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=160)
     slug = models.SlugField()
-    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="events")
+    # A board-game night has no deck format (the `gamenights` app runs it): the format is
+    # empty exactly for that kind (a check constraint), never a placeholder format.
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TOURNAMENT)
+    format = models.ForeignKey(
+        Format, on_delete=models.PROTECT, related_name="events", null=True, blank=True
+    )
     starts_at = models.DateTimeField(default=timezone.now)
     best_of = models.PositiveSmallIntegerField(
         choices=[(1, "Best of 1"), (3, "Best of 3")], default=3
@@ -128,6 +140,11 @@ class Event(models.Model):
         default=False, help_text="Pair only players who checked in"
     )
     decklists_published = models.BooleanField(default=False)
+    full_finishing_order = models.BooleanField(
+        default=False,
+        help_text="Board-game nights: tables report every player's place, not only the "
+        "winner (a house rule: the rulebook names a winner only).",
+    )
     # Written by `matches.services` as it pairs each Swiss round, so that the league app
     # (drops, late entry) knows how far the event is without reading `matches`' tables.
     swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
@@ -137,7 +154,13 @@ class Event(models.Model):
     class Meta:
         ordering = ["-starts_at"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "slug"], name="event_slug_per_season")
+            models.UniqueConstraint(fields=["season", "slug"], name="event_slug_per_season"),
+            models.CheckConstraint(
+                condition=models.Q(kind="tournament", format__isnull=False)
+                | models.Q(kind="board_game", format__isnull=True),
+                name="event_format_iff_tournament",
+                violation_error_message=FORMAT_REQUIRED,
+            ),
         ]
 
     def __str__(self) -> str:
@@ -146,6 +169,10 @@ class Event(models.Model):
     @property
     def league(self) -> League:
         return self.season.league
+
+    @property
+    def is_board_game(self) -> bool:
+        return self.kind == self.Kind.BOARD_GAME
 
 
 class Player(models.Model):

@@ -22,6 +22,7 @@ from rules.league_points import PointsTable, leaderboard
 
 from . import permissions, selectors, signals
 from .models import (
+    FORMAT_REQUIRED,
     DeckSubmission,
     Event,
     EventPlacement,
@@ -228,6 +229,10 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
     is_staff = (bool(lock) or not owner) and permissions.is_event_staff(by_user, event)
     if not (owner or is_staff):
         raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
+    if event.is_board_game:
+        raise DomainError(
+            "no-decklists", f"{event} is a board-game night: there are no decklists.", status=409
+        )
     if lock and not is_staff:
         raise DomainError(
             "deck-locked",
@@ -400,7 +405,7 @@ def _player_id_taken(player_id: str) -> DomainError:
 # --- event management -----------------------------------------------------------------
 
 EVENT_FIELDS = (
-    "name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
+    "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
     "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
     "sudden_death_style",
 )  # fmt: skip
@@ -410,6 +415,11 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     unknown = set(fields) - set(EVENT_FIELDS)
     if unknown:
         raise DomainError("invalid-event", f"Unknown event fields: {', '.join(sorted(unknown))}.")
+    kind = fields.get("kind") or (event.kind if event else Event.Kind.TOURNAMENT)
+    if kind == Event.Kind.BOARD_GAME:
+        fields["format"] = None  # a board-game night has no deck format
+    elif not fields.get("format", event.format if event else None):
+        raise DomainError("invalid-event", FORMAT_REQUIRED)
     deadline, starts = (
         fields.get("deck_deadline"),
         fields.get("starts_at") or (event and event.starts_at),
@@ -428,7 +438,7 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     if event is not None and event.status in started:
         fixed = [
             k
-            for k in ("best_of", "format", "division_mode")
+            for k in ("kind", "best_of", "format", "division_mode")
             if k in fields and fields[k] != getattr(event, k)
         ]
         if fixed:

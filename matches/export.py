@@ -17,7 +17,7 @@ def export_event(event: Event) -> dict:
     snapshots = StandingsSnapshot.objects.filter(event=event).order_by("round_number", "version")
     return {
         "event": {
-            "id": event.pk, "name": event.name, "format": event.format.key, "best_of": event.best_of,
+            "id": event.pk, "name": event.name, "format": event.format.key if event.format else None, "best_of": event.best_of,
             "status": event.status, "division_mode": event.division_mode,
             "sudden_death_prizes": event.sudden_death_prizes, "seed": event.seed,
         },

@@ -22,6 +22,7 @@ PACKAGES = (
     "tom",
     "insights",
     "webhooks",
+    "gamenights",
 )
 
 CODES = {
@@ -35,10 +36,11 @@ CODES = {
     "idempotency-key-in-use", "idempotency-key-invalid", "idempotency-key-reused",
     "invalid-call", "invalid-deck-check", "invalid-event", "invalid-extension", "invalid-penalty",
     "invalid-result", "prize-count", "json-too-deep", "match-after-drop", "no-season",
+    "no-decklists", "not-a-board-game", "not-a-tournament",
     "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
     "not-your-match", "nul-character", "registration-closed", "result-final",
     "result-incomplete", "results-missing", "round-closed", "round-has-results",
-    "round-not-public", "round-open", "round-stage", "tdf-contradicts", "tdf-invalid",
+    "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
     "unknown-format", "unknown-kind", "unknown-player",
 }  # fmt: skip

@@ -14,11 +14,26 @@ ACTIVE = league_selectors.ACTIVE
 
 
 def _lock_event(event: Event) -> Event:
-    return (
-        Event.objects.select_for_update()
+    # Only the event row (`of`): the format is an outer join now that a board-game night
+    # has none, and PostgreSQL cannot lock the nullable side of one.
+    locked = (
+        Event.objects.select_for_update(of=("self",))
         .select_related("season__league", "format")
         .get(pk=event.pk)
     )
+    require_tournament(locked)
+    return locked
+
+
+def require_tournament(event: Event) -> None:
+    """Rounds, Swiss, standings and the top cut are for tournaments: a board-game night
+    (`gamenights`) never enters them. Raises `not-a-tournament`."""
+    if event.is_board_game:
+        raise DomainError(
+            "not-a-tournament",
+            f"{event} is a board-game night: it has tables, not Swiss rounds or a top cut.",
+            status=409,
+        )
 
 
 def _require_staff(user, event: Event) -> None:

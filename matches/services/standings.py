@@ -21,7 +21,7 @@ from ..models import (
     StandingsSnapshot,
     StandingsState,
 )
-from .common import winner_of
+from .common import require_tournament, winner_of
 from .structure import event_pods
 
 #: How long a standings request waits on the broker, gathering the results that follow it.
@@ -236,6 +236,7 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
 def finish_event(*, event: Event) -> None:
     """Mark the event finished, record final places and queue the league points."""
     event = Event.objects.select_for_update().get(pk=event.pk)
+    require_tournament(event)
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     league_services.record_placements(event=event, placements=final_placements(event))

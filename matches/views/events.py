@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -32,6 +32,8 @@ def event_detail(request, event_id: int):
     """The event: its details, your registration and deck, published rounds, standings."""
     event = get_event(event_id)
     require_visible(request, event)
+    if event.is_board_game:  # a board-game night's page is in `gamenights`
+        return redirect("gamenight", event.pk)
     staff = is_staff(request, event)
     registration = own_registration(request.user, event)
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
@@ -88,6 +90,8 @@ def event_dashboard(request, event_id: int):
     hand: pair, publish, start the clock, close; results in and missing; disputes."""
     event = get_event(event_id)
     require_staff(request, event)
+    if event.is_board_game:
+        return redirect("gamenight", event.pk)
     find = request.GET.get("find", "").strip()[:60]
     others = (Registration.Status.WAITLISTED, Registration.Status.WITHDRAWN)
     listed = Registration.objects.filter(event=event).exclude(status__in=others)

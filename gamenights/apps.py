@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GamenightsConfig(AppConfig):
+    name = "gamenights"
+    verbose_name = "Board-game nights"
