@@ -35,12 +35,18 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="key", read_only=True)
+    decklists_published = serializers.SerializerMethodField(
+        help_text="Every list is public now (`decklists_open` says when they open)."
+    )
 
     class Meta:
         model = Event
         fields = ["id", "season", "name", "slug", "format", "starts_at", "best_of", "round_minutes",
                   "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
-                  "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
+                  "swiss_rounds", "top_cut", "decklists_open", "decklists_published"]  # fmt: skip
+
+    def get_decklists_published(self, event: Event) -> bool:
+        return permissions.decklists_are_public(event)
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -156,10 +162,10 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     serializer_class = RegistrationSerializer
     permission_classes = [IsAuthenticated]
 
-    def _own_or_staff(self, registration: Registration) -> None:
+    def _own_or_staff(self, registration: Registration, action: str) -> None:
         if not (
             permissions.owns_registration(self.request.user, registration)
-            or permissions.is_event_staff(self.request.user, registration.event)
+            or permissions.can(self.request.user, registration.event, action)
         ):
             if not permissions.can_view_event(self.request.user, registration.event):
                 raise NotFound()
@@ -167,7 +173,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         registration = self.get_object()
-        self._own_or_staff(registration)
+        self._own_or_staff(registration, "view-private")
         return Response(RegistrationSerializer(registration).data)
 
     @extend_schema(request=None, responses=RegistrationSerializer)
@@ -180,7 +186,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request, pk=None):
         registration = self.get_object()
-        self._own_or_staff(registration)
+        self._own_or_staff(registration, "pair-rounds")
         return Response(RegistrationSerializer(services.check_in(registration=registration)).data)
 
     @extend_schema(

@@ -94,7 +94,7 @@ class EventForm(forms.ModelForm):
         model = Event
         fields = ["name", "format", "starts_at", "best_of", "round_minutes", "deck_deadline",
                   "capacity", "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status"]  # fmt: skip
+                  "require_check_in", "status", "decklists_open"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -106,4 +106,12 @@ class EventForm(forms.ModelForm):
         help_texts = {
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",
+            "decklists_open": "Until then each list is seen by its player and the staff only.",
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["decklists_open"].required = False  # a form without it keeps the phase
+
+    def clean_decklists_open(self) -> str:
+        return self.cleaned_data.get("decklists_open") or self.instance.decklists_open

@@ -11,7 +11,7 @@ from django.utils import dateformat, timezone
 
 from decks.printing import deck_sheet, decklists_pdf
 from decks.services import card_index
-from league.view_helpers import get_event, is_staff, require_staff, require_visible
+from league.view_helpers import get_event, is_staff, require, require_visible
 
 from .. import selectors
 from ..export import export_event, write_standings_csv
@@ -40,7 +40,7 @@ def event_standings_csv(request, event_id: int):
 def event_export_json(request, event_id: int):
     """Staff: the whole event as one JSON document (`matches.export.export_event`)."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "view-private")
     response = JsonResponse(
         export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 2}
     )
@@ -52,7 +52,7 @@ def event_export_json(request, event_id: int):
 def event_decklists_pdf(request, event_id: int):
     """Staff: every player's latest list as a printable sheet, one page each."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "deck-checks")
     submissions = selectors.latest_deck_submissions(event)
     if not submissions:
         messages.info(request, "No decklists submitted yet: there is nothing to print.")

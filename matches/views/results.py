@@ -17,10 +17,11 @@ from django.views.decorators.http import require_POST
 
 from league.view_helpers import (
     back,
+    can,
     get_event,
     is_staff,
     own_registration,
-    require_staff,
+    require,
     require_visible,
     show_error,
 )
@@ -75,6 +76,7 @@ def _rows(match: Match, data=None) -> int:
 def _render_match(request, match: Match, *, games_form=None, staff_form=None, status=200):
     event = match.round.event
     staff = is_staff(request, event)
+    enters_results = can(request, event, "enter-results")
     names = names_of(match)
     side = _side(request, match)
     games = selectors.match_games(match)
@@ -98,7 +100,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
     if can_report and games_form is None:
         games_form = PlayerGamesForm(side=side, rows=_rows(match))
-    if staff and not match.is_bye and staff_form is None:
+    if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
@@ -138,7 +140,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sudden_death_next": sudden_death + 1,
             "sd_prizes": event.sudden_death_prizes,
             "games_form": games_form if can_report else None,
-            "staff_form": staff_form,
+            "staff_form": staff_form if enters_results else None,
             "reports": reports,
             "my_report": my_report,
             "their_report": their_report,
@@ -216,7 +218,7 @@ def match_report(request, match_id: int):
 def match_result(request, match_id: int):
     """Staff enter or correct a result, with a note for the history."""
     match = _load_match(request, match_id)
-    require_staff(request, match.round.event)
+    require(request, match.round.event, "enter-results")
     form = StaffResultForm(request.POST, names=names_of(match), rows=_rows(match, request.POST))
     if not form.is_valid():
         return _render_match(request, match, staff_form=form)
@@ -263,7 +265,7 @@ def round_results(request, event_id: int, number: int):
     is one aggregate query; a big round shows its first `GRID_PAGE` rows in that order and
     the rest by table range (`?tables=101-200`). The game pickers are rendered once."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "enter-results")
     round_ = get_object_or_404(Round, event=event, number=number)
     round_.event = event
     tables_text = request.GET.get("tables", "").strip()[:20]
@@ -324,7 +326,7 @@ def match_quick_result(request, match_id: int):
     """Staff enter a result from the results grid: a quick outcome or the games."""
     match = _load_match(request, match_id)
     event = match.round.event
-    require_staff(request, event)
+    require(request, event, "enter-results")
     grid = reverse("round-results", args=[event.pk, match.round.number])
     form = GridResultForm(request.POST, best_of=event.best_of)
     where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")
