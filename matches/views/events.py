@@ -21,6 +21,7 @@ from league.view_helpers import (
     own_registration,
     require,
     require_visible,
+    staff_actions,
 )
 from rules import topcut
 
@@ -52,6 +53,8 @@ def event_detail(request, event_id: int):
         {
             "event": event,
             "staff": staff,
+            "can": staff_actions(request, event),
+            "manages": "manage-event" in staff_actions(request, event),
             "registration": registration,
             "player": player,
             "deck": registration.current_deck if registration else None,
@@ -133,6 +136,7 @@ def event_dashboard(request, event_id: int):
         "matches/dashboard.html",
         {
             "event": event,
+            "can": staff_actions(request, event),
             "players": players,
             "player_count": tally["total"],
             "find": find,
