@@ -106,7 +106,8 @@ class EventForm(forms.ModelForm):
         help_texts = {
             "swiss_rounds": "Empty: from the season's table by attendance.",
             "top_cut": "Empty: from the season's table; 0: no top cut.",
-            "decklists_open": "Until then each list is seen by its player and the staff only.",
+            "decklists_open": "The top cut's lists open once the cut is paired, every list once "
+            "the event is finished. Until then each list is seen by its player and the staff only.",
         }
 
     def __init__(self, *args, **kwargs):

@@ -117,17 +117,18 @@ class Event(models.Model):
     )
 
     class DecklistsOpen(models.TextChoices):
-        NEVER = "never", "Never: each list stays private to its player and the staff"
-        TOP_CUT = "top_cut", "The top cut's lists, once the cut is made"
-        AFTER_EVENT = "after_event", "Every list, once the event is finished"
-        NOW = "now", "Every list, now (published by the organiser)"
+        NEVER = "never", "Never (private)"
+        TOP_CUT = "top_cut", "The top cut's lists"
+        AFTER_EVENT = "after_event", "Every list, after the event"
+        NOW = "now", "Every list, now"
 
     decklists_open = models.CharField(
         "Decklists open",
         max_length=20,
         choices=DecklistsOpen.choices,
         default=DecklistsOpen.NEVER,
-        help_text="When players' lists become public (`permissions.decklists_are_public`)",
+        help_text="When players' lists become public: never, the top cut's lists once the cut "
+        "is paired, every list once the event is finished, or now",
     )
     # Written by `matches.services` as it pairs each Swiss round, so that the league app
     # (drops, late entry) knows how far the event is without reading `matches`' tables.

@@ -92,6 +92,23 @@ def actions_for(roles: frozenset[str]) -> frozenset[str]:
     return frozenset().union(*(ROLE_ACTIONS.get(role, ()) for role in roles))
 
 
+def staff_user_ids(event: Event, action: str) -> list[int]:
+    """The accounts whose role at `event` allows `action` (organisers and the roles of the
+    league or of the event), e.g. who is told of a disputed result. Superusers who are not
+    organisers are left out: they are not the event's staff. Two queries."""
+    if action not in ACTIONS:
+        raise ValueError(f"unknown staff action {action!r}")
+    league = event.season.league
+    ids = set(league.organisers.values_list("pk", flat=True))
+    roles = [role for role, actions in ROLE_ACTIONS.items() if action in actions]
+    ids |= set(
+        StaffRole.objects.filter(
+            Q(event__isnull=True) | Q(event_id=event.pk), league=league, role__in=roles
+        ).values_list("user_id", flat=True)
+    )
+    return sorted(ids)
+
+
 def can(user, event: Event, action: str) -> bool:
     """May `user` do `action` (one of `ACTIONS`) at `event`? The one permission question
     (pages ask it through `view_helpers.can`, which remembers the answer per request)."""

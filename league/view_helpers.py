@@ -1,7 +1,6 @@
-"""Helpers every page shares: loading an event, who may see it and do what (`can`, asked
-once per request), the player's own
-registration, the redirect back, and `show_error`, the one way a `DomainError` becomes
-something on a page.
+"""Helpers every page shares: loading an event, who may see it and do what (`can`,
+`require`: `permissions.can`, asked once per request), the player's own registration, the
+redirect back, and `show_error`, the one way a `DomainError` becomes something on a page.
 
 Pages of `league` and `matches` import these; the layer rule (matches → league) lets both.
 """

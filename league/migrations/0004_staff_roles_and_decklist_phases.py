@@ -29,13 +29,13 @@ class Migration(migrations.Migration):
             name="decklists_open",
             field=models.CharField(
                 choices=[
-                    ("never", "Never: each list stays private to its player and the staff"),
-                    ("top_cut", "The top cut's lists, once the cut is made"),
-                    ("after_event", "Every list, once the event is finished"),
-                    ("now", "Every list, now (published by the organiser)"),
+                    ("never", "Never (private)"),
+                    ("top_cut", "The top cut's lists"),
+                    ("after_event", "Every list, after the event"),
+                    ("now", "Every list, now"),
                 ],
                 default="never",
-                help_text="When players' lists become public (`permissions.decklists_are_public`)",
+                help_text="When players' lists become public: never, the top cut's lists once the cut is paired, every list once the event is finished, or now",
                 max_length=20,
                 verbose_name="Decklists open",
             ),

@@ -113,9 +113,9 @@ def test_the_organiser_chooses_the_phase_in_the_event_settings(client, make_even
     event, _ = make_event(players=0)
     client.force_login(staff)
     form = client.get(reverse("event-edit", args=[event.pk])).content.decode()
-    assert "Every list, once the event is finished" in form
+    assert "Every list, after the event" in form
     league_services.update_event(event=event, by_user=staff, decklists_open="top_cut")
     event.refresh_from_db()
     assert event.decklists_open == Event.DecklistsOpen.TOP_CUT
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
-    assert "The top cut&#x27;s lists, once the cut is made" in page
+    assert "The top cut&#x27;s lists" in page

@@ -319,3 +319,12 @@ def test_organisers_manage_staff_through_the_api(scene):
     gone = api.post(f"{url}remove/", {"role_id": added.json()["role_id"]}, format="json")
     assert gone.status_code == 204
     assert not StaffRole.objects.filter(user__username="misty").exists()
+
+
+def test_disputes_and_the_round_clock_reach_the_staff_who_enter_results(scene):
+    ids = permissions.staff_user_ids(scene["event"], "enter-results")
+    users = scene["users"]
+    assert ids == sorted(
+        u.pk for k, u in users.items() if k in ("organiser", "judge", "scorekeeper")
+    )
+    assert permissions.staff_user_ids(scene["event"], "manage-event") == [users["organiser"].pk]
