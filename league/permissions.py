@@ -47,6 +47,18 @@ ACTIONS = frozenset(
     }
 )
 
+#: Each action in words, in the order the staff page lists them.
+ACTION_NAMES = {
+    "manage-event": "event settings, publishing lists, TOM, staff",
+    "pair-rounds": "pairing, the clock, check-in and drops",
+    "enter-results": "results",
+    "penalties": "penalties",
+    "deck-checks": "deck checks and private lists",
+    "time-extensions": "time extensions",
+    "judge-calls": "judge calls",
+    "view-private": "the dashboard and unpublished rounds",
+}
+
 ORGANISER = "organiser"
 
 #: Each role's actions. Organisers (the league's `organisers` and superusers) do

@@ -21,9 +21,9 @@ from .models import Event, League, StaffRole
 
 #: The roles the staff page offers, in its order.
 ROLES = (
-    (permissions.ORGANISER, "Organiser"),
     (StaffRole.Role.JUDGE.value, StaffRole.Role.JUDGE.label),
     (StaffRole.Role.SCOREKEEPER.value, StaffRole.Role.SCOREKEEPER.label),
+    (permissions.ORGANISER, "Organiser"),
 )
 
 

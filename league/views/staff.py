@@ -73,7 +73,15 @@ def league_staff(request, slug: str):
             "members": staff.staff_of(league),
             "form": form,
             "role_actions": [
-                (label, sorted(permissions.ROLE_ACTIONS[key])) for key, label in staff.ROLES
+                (
+                    label,
+                    [
+                        words
+                        for action, words in permissions.ACTION_NAMES.items()
+                        if action in permissions.ROLE_ACTIONS[key]
+                    ],
+                )
+                for key, label in staff.ROLES
             ],
         },
     )

@@ -328,3 +328,7 @@ def test_disputes_and_the_round_clock_reach_the_staff_who_enter_results(scene):
         u.pk for k, u in users.items() if k in ("organiser", "judge", "scorekeeper")
     )
     assert permissions.staff_user_ids(scene["event"], "manage-event") == [users["organiser"].pk]
+
+
+def test_every_action_has_its_words_on_the_staff_page():
+    assert set(permissions.ACTION_NAMES) == permissions.ACTIONS
