@@ -96,7 +96,8 @@ def roles_of(user, event: Event) -> frozenset[str]:
     roles = StaffRole.objects.filter(
         Q(event__isnull=True) | Q(event_id=event.pk), league_id=league_id, user_id=user.pk
     ).values_list("role")
-    return frozenset(role for (role,) in organiser.union(roles))
+    # No ORDER BY in a compound statement (StaffRole's Meta orders; SQLite refuses it).
+    return frozenset(role for (role,) in organiser.order_by().union(roles.order_by()))
 
 
 def actions_for(roles: frozenset[str]) -> frozenset[str]:

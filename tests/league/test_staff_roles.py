@@ -189,6 +189,7 @@ def test_the_dashboard_offers_only_the_buttons_of_the_role(client, scene, actor)
     page = client.get(reverse("event-dashboard", args=[scene["event"].pk])).content.decode()
     assert ("Publish pairings" in page) is ("pair-rounds" in EXPECTED[actor])
     assert ("Decklists (PDF" in page) is ("deck-checks" in EXPECTED[actor])
+    assert ('action="/events/' in page and "/drop/" in page) is ("pair-rounds" in EXPECTED[actor])
     event_page = client.get(reverse("event-detail", args=[scene["event"].pk])).content.decode()
     assert (reverse("event-edit", args=[scene["event"].pk]) in event_page) is (actor == "organiser")
 
