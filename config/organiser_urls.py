@@ -33,4 +33,9 @@ urlpatterns = [
         views.event_decklists_pdf,
         name="event-decklists-pdf",
     ),
+    path(
+        "events/<int:event_id>/decks/<int:registration_id>/sheet.pdf",
+        views.deck_sheet_pdf,
+        name="deck-sheet-pdf",
+    ),
 ]

@@ -9,6 +9,7 @@ from matches import views as match_views
 urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/events/new/", views.event_create, name="event-create"),
+    path("leagues/<slug:slug>/staff/", views.league_staff, name="league-staff"),
     path("events/<int:event_id>/edit/", views.event_edit, name="event-edit"),
     path("decks/check/", deck_views.deck_check, name="deck-check"),
     # Events and registrations

@@ -1,5 +1,11 @@
-"""Printable decklist sheets: `decklists_pdf(sheets, event_name=...) -> bytes`, one A4 page
-per player (a list too long for one page goes on over a second).
+"""Printable deck registration sheets: `decklists_pdf(sheets, event_name=...) -> bytes`, one
+A4 page per player (a list too long for one page goes on over a second), in the layout of
+the Play! Pokémon deck registration sheet: the player's name, player ID and date of birth,
+the event and its date, the age division's check boxes, then the Pokémon, Trainer and
+Energy tables (quantity, name, set, collector number), each with its count, and the totals.
+The site's check of the list (legal or not, its findings) sits above the tables for the
+staff who check decks. Drawn by hand with fpdf2 because the official sheet is a fixed form,
+not a flowing document.
 
 The builder takes plain data (`DeckSheet`, `SheetLine`) and knows nothing about events or
 registrations: the caller gathers the sheets. `sheet_lines(text, index)` turns a submitted
@@ -59,17 +65,21 @@ _SPELLED = {
 }  # fmt: skip
 
 # Page geometry, millimetres (A4 portrait).
-_PAGE_W, _PAGE_H, _MARGIN = 210.0, 297.0, 15.0
+_PAGE_W, _PAGE_H, _MARGIN = 210.0, 297.0, 12.0
 _WIDTH = _PAGE_W - 2 * _MARGIN
-_COLUMN_GAP = 8.0
+_COLUMN_GAP = 5.0
 _COLUMN_W = (_WIDTH - _COLUMN_GAP) / 2
-_FOOTER_Y = _PAGE_H - _MARGIN + 4
-_LIST_BOTTOM = _PAGE_H - _MARGIN - 4
-_MIN_ROW, _MAX_ROW = 3.8, 6.0
-_MAX_FINDINGS = 6
-_HEADING_ROWS = 1.4
+_QTY_W, _SET_W, _NO_W = 9.0, 13.0, 11.0  # the table's columns; the name takes the rest
+_FOOTER_Y = _PAGE_H - _MARGIN + 5
+_TOTALS_Y = _PAGE_H - _MARGIN - 8
+_LIST_BOTTOM = _TOTALS_Y - 2
+_MIN_ROW, _MAX_ROW = 3.8, 5.6
+_MAX_FINDINGS = 4
+_HEADING_ROWS = 2.0
+DIVISIONS = ("Junior", "Senior", "Masters")
 
-_INK, _MUTED, _LINE = (29, 36, 48), (91, 101, 117), (200, 206, 216)
+_INK, _MUTED, _LINE = (29, 36, 48), (91, 101, 117), (170, 178, 190)
+_HEAD_BG = (228, 232, 238)
 _OK, _OK_BG = (29, 122, 58), (232, 245, 236)
 _ERR, _ERR_BG = (176, 32, 32), (253, 236, 236)
 
@@ -96,6 +106,8 @@ class DeckSheet:
     findings: Sequence[str] = field(default_factory=tuple)
     version: int | None = None
     submitted: str = ""  # when the list was submitted, already formatted
+    birth_date: str = ""  # already formatted, as the sheet asks for it
+    event_date: str = ""  # already formatted
 
 
 def deck_sheet(
@@ -110,6 +122,8 @@ def deck_sheet(
     player_id: str,
     division: str,
     index: CardIndex,
+    birth_date: str = "",
+    event_date: str = "",
 ) -> DeckSheet:
     """One player's sheet from a stored decklist: its lines under their sections, the
     verdict's messages (errors first, then warnings), and when it was submitted
@@ -127,6 +141,7 @@ def deck_sheet(
         findings=findings,
         version=version,
         submitted=f"{submitted_at.day} {submitted_at:%b %Y, %H:%M}" if submitted_at else "",
+        birth_date=birth_date, event_date=event_date,
     )  # fmt: skip
 
 
@@ -246,13 +261,13 @@ class _Writer:
         shown = self.clean(text)
         self.pdf.text(x_right - self.pdf.get_string_width(shown), y, shown)
 
-    # --- one sheet
+    # --- one sheet: the Play! Pokémon deck registration sheet's layout
 
     def sheet(self, sheet: DeckSheet, *, event_name: str, subtitle: str) -> None:
         self.pdf.add_page()
         self.pdf.start_section(self.clean(sheet.player_name) or "?")
         y = self.header(sheet, event_name=event_name, subtitle=subtitle)
-        y = self.verdict(sheet, y + 4)
+        y = self.verdict(sheet, y + 2.5)
         rows = _rows(sheet.lines)
         page = 1
         while True:
@@ -265,36 +280,65 @@ class _Writer:
             self.text_at(_MARGIN, _MARGIN + 6, sheet.player_name, size=14, bold=True, width=_WIDTH)
             self.right_at(_PAGE_W - _MARGIN, _MARGIN + 6, "continued", size=9, color=_MUTED)
             y = _MARGIN + 10
+        self.totals(sheet)
 
     def header(self, sheet: DeckSheet, *, event_name: str, subtitle: str) -> float:
+        """The title bar, then the player's boxes (name, player ID, date of birth), the
+        event's (name, date) and the age division's check boxes."""
         pdf = self.pdf
-        top = _MARGIN + 4
-        self.text_at(_MARGIN, top, event_name, size=9, color=_MUTED, width=_WIDTH * 0.65)
-        if subtitle:
-            self.right_at(_PAGE_W - _MARGIN, top, subtitle, size=9, color=_MUTED)
-        self.text_at(_MARGIN, top + 10, sheet.player_name, size=20, bold=True, width=_WIDTH)
-        boxes = [
-            ("Player ID", sheet.player_id or "—"),
-            ("Division", sheet.division or "—"),
-            (
-                "List",
-                (f"version {sheet.version}" if sheet.version else "—")
-                + (f", {sheet.submitted}" if sheet.submitted else ""),
-            ),
-        ]
-        box_top, box_h = top + 15, 12.0
-        widths = (45.0, 45.0, _WIDTH - 90.0)
-        x = _MARGIN
-        pdf.set_draw_color(*_LINE)
+        top = _MARGIN
+        pdf.set_fill_color(*_INK)
+        pdf.rect(_MARGIN, top, _WIDTH, 11, style="F")
+        self.text_at(_MARGIN + 3, top + 4.2, "POKÉMON TRADING CARD GAME", size=6.5,
+                     color=(255, 255, 255))  # fmt: skip
+        self.text_at(_MARGIN + 3, top + 9, "DECK REGISTRATION SHEET", size=13, bold=True,
+                     color=(255, 255, 255))  # fmt: skip
+        self.right_at(_PAGE_W - _MARGIN - 3, top + 7.2, "Play! Pokémon", size=9, bold=True,
+                      color=(255, 255, 255))  # fmt: skip
+        y = top + 13
+        y = self.boxes(y, [
+            ("Player name", sheet.player_name, _WIDTH - 80),
+            ("Player ID", sheet.player_id, 40),
+            ("Date of birth", sheet.birth_date, 40),
+        ])  # fmt: skip
+        y = self.boxes(y, [
+            ("Event", event_name, _WIDTH - 80),
+            ("Event date", sheet.event_date or subtitle, 40),
+            ("Judge initials (deck check)", "", 40),
+        ])  # fmt: skip
+        return self.divisions(y, sheet.division)
+
+    def boxes(self, y: float, boxes: list[tuple[str, str, float]]) -> float:
+        pdf, h, x = self.pdf, 11.0, _MARGIN
+        pdf.set_draw_color(*_INK)
         pdf.set_line_width(0.3)
-        for (label, value), width in zip(boxes, widths, strict=True):
-            pdf.rect(x, box_top, width, box_h)
-            self.text_at(x + 2, box_top + 4, label.upper(), size=6.5, color=_MUTED)
-            self.text_at(x + 2, box_top + 9.5, value, size=11, bold=True, width=width - 4)
+        for label, value, width in boxes:
+            pdf.rect(x, y, width, h)
+            self.text_at(x + 1.8, y + 3.4, label.upper(), size=6, color=_MUTED)
+            self.text_at(x + 1.8, y + 8.8, value or "", size=10.5, bold=True, width=width - 3.6)
             x += width
-        return box_top + box_h
+        return y + h
+
+    def divisions(self, y: float, division: str) -> float:
+        """ "Age division" with a box per division, the player's one crossed."""
+        pdf, h = self.pdf, 8.0
+        pdf.rect(_MARGIN, y, _WIDTH, h)
+        self.text_at(_MARGIN + 1.8, y + 5.2, "AGE DIVISION", size=6, color=_MUTED)
+        x = _MARGIN + 30
+        for name in DIVISIONS:
+            pdf.rect(x, y + 2, 4, 4)
+            if division.lower().startswith(name.lower()[:5]):
+                pdf.set_line_width(0.5)
+                pdf.line(x + 0.6, y + 2.6, x + 3.4, y + 5.4)
+                pdf.line(x + 0.6, y + 5.4, x + 3.4, y + 2.6)
+                pdf.set_line_width(0.3)
+            self.text_at(x + 6, y + 5.4, name, size=9.5, bold=division.lower().startswith(
+                name.lower()[:5]))  # fmt: skip
+            x += 38
+        return y + h
 
     def verdict(self, sheet: DeckSheet, y: float) -> float:
+        """The site's check of the list (for the staff who check it), with its findings."""
         pdf = self.pdf
         count = f"{sheet.card_count} cards" if sheet.card_count is not None else ""
         if sheet.legal is None:
@@ -304,29 +348,36 @@ class _Writer:
         else:
             head, color, background = "NOT LEGAL", _ERR, _ERR_BG
         pdf.set_fill_color(*background)
-        pdf.rect(_MARGIN, y, _WIDTH, 8, style="F")
-        self.text_at(_MARGIN + 2, y + 5.6, head, size=12, bold=True, color=color)
-        self.style(12, bold=True)
+        pdf.rect(_MARGIN, y, _WIDTH, 6.5, style="F")
+        self.text_at(_MARGIN + 2, y + 4.6, "Site check:", size=8, color=_MUTED)
+        self.text_at(_MARGIN + 19, y + 4.6, head, size=10, bold=True, color=color)
+        self.style(10, bold=True)
         head_w = pdf.get_string_width(self.clean(head))
         if count:
-            self.text_at(_MARGIN + 6 + head_w, y + 5.6, count, size=10, color=_INK)
-        y += 8
+            self.text_at(_MARGIN + 22 + head_w, y + 4.6, count, size=9, color=_INK)
+        listed = (f"list version {sheet.version}" if sheet.version else "") + (
+            f", submitted {sheet.submitted}" if sheet.submitted else ""
+        )
+        if listed:
+            self.right_at(_PAGE_W - _MARGIN - 2, y + 4.6, listed, size=8, color=_MUTED)
+        y += 6.5
         findings = list(sheet.findings)
         shown = findings[:_MAX_FINDINGS]
         if len(findings) > _MAX_FINDINGS:
             shown.append(f"… and {len(findings) - _MAX_FINDINGS} more (see the verdict online).")
-        self.style(8.5, color=_ERR if sheet.legal is False else _MUTED)
+        self.style(8, color=_ERR if sheet.legal is False else _MUTED)
         for message in shown:
-            pdf.set_xy(_MARGIN + 2, y + 1)
-            pdf.multi_cell(_WIDTH - 4, 3.8, self.clean(message), align="L")
+            pdf.set_xy(_MARGIN + 2, y + 0.6)
+            pdf.multi_cell(_WIDTH - 4, 3.6, self.clean(message), align="L")
             y = pdf.get_y()
         return y
 
     def columns(self, rows: list[tuple[str, object]], top: float) -> list[tuple[str, object]]:
         """Lay the rows out in two columns from `top` down, a new section starting the second
         column when that balances them (Pokémon on the left, Trainer and Energy on the
-        right, typically); else the rows flow from column to column. Returns the rows that
-        did not fit."""
+        right, as on the official sheet); else the rows flow from column to column. Each
+        column's last table is ruled down to the bottom with empty rows, as on the form.
+        Returns the rows that did not fit."""
         height = _LIST_BOTTOM - top
         splits = [i for i, (kind, _) in enumerate(rows) if kind == "heading" and i] + [len(rows)]
         split = min(splits, key=lambda i: max(_weight(rows[:i]), _weight(rows[i:])))
@@ -334,16 +385,16 @@ class _Writer:
         if tallest * _MIN_ROW <= height:
             row_h = min(_MAX_ROW, height / tallest)
             for column, part in enumerate((rows[:split], rows[split:])):
-                self.column(list(part), column, top, row_h)
+                self.column(list(part), column, top, row_h, pad=True)
             return []
         rows = list(rows)
         for column in range(2):
-            rows = self.column(rows, column, top, _MIN_ROW)
+            rows = self.column(rows, column, top, _MIN_ROW, pad=False)
         return rows
 
-    def column(self, rows: list[tuple[str, object]], column: int, top: float, row_h: float):
+    def column(self, rows, column: int, top: float, row_h: float, *, pad: bool):
         """Draw rows down one column while they fit; returns the rest."""
-        size = min(10.5, row_h * 1.75)
+        size = min(9.5, row_h * 1.75)
         if rows and rows[0][0] == "card":
             rows.insert(0, ("heading", (f"{rows[0][1].section}, continued", "")))
         x = _MARGIN + column * (_COLUMN_W + _COLUMN_GAP)
@@ -357,40 +408,89 @@ class _Writer:
                 break
             rows.pop(0)
             if kind == "heading":
-                self.heading(x, y + need - 1.2, item, size)
+                self.heading(x, y, need, item, size)
             else:
-                self.card_row(x, y + row_h - 1.1, item, size)
+                self.card_row(x, y, row_h, item, size)
             y += need
+        while pad and y > top and y + row_h <= _LIST_BOTTOM + 0.01:
+            self.card_row(x, y, row_h, None, size)
+            y += row_h
         return rows
 
-    def heading(self, x: float, baseline: float, item, size: float) -> None:
+    def heading(self, x: float, y: float, height: float, item, size: float) -> None:
+        """A section's bar (its name and card count) over the table's column heads."""
         title, count = item
-        self.text_at(x, baseline, title, size=size + 0.5, bold=True)
-        self.right_at(x + _COLUMN_W, baseline, str(count), size=size + 0.5, bold=True)
-        self.pdf.set_draw_color(*_INK)
-        self.pdf.set_line_width(0.3)
-        self.pdf.line(x, baseline + 1.0, x + _COLUMN_W, baseline + 1.0)
+        pdf, bar = self.pdf, height * 0.58
+        pdf.set_fill_color(*_INK)
+        pdf.rect(x, y, _COLUMN_W, bar, style="F")
+        white = (255, 255, 255)
+        self.text_at(x + 1.5, y + bar - 1.3, title.upper(), size=size, bold=True, color=white)
+        if count != "":
+            self.right_at(x + _COLUMN_W - 1.5, y + bar - 1.3, f"{count} card{'' if count == 1 else 's'}", size=size - 1,
+                          bold=True, color=white)  # fmt: skip
+        pdf.set_fill_color(*_HEAD_BG)
+        pdf.rect(x, y + bar, _COLUMN_W, height - bar, style="DF")
+        base = y + height - 1.0
+        small = max(5.5, size - 3)
+        self.text_at(x + 1.2, base, "QTY", size=small, bold=True, color=_MUTED)
+        self.text_at(x + _QTY_W + 1.5, base, "NAME", size=small, bold=True, color=_MUTED)
+        self.text_at(x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, "SET", size=small, bold=True,
+                     color=_MUTED)  # fmt: skip
+        self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, "NO.", size=small, bold=True,
+                     color=_MUTED)  # fmt: skip
 
-    def card_row(self, x: float, baseline: float, line: SheetLine, size: float) -> None:
-        count_w, printing_w = 9.0, 18.0 if line.printing else 0.0
-        self.right_at(x + count_w - 2, baseline, str(line.count), size=size, bold=True)
-        self.text_at(
-            x + count_w, baseline, line.name, size=size, width=_COLUMN_W - count_w - printing_w - 1
-        )
-        if line.printing:
-            self.style(size * 0.85, color=_MUTED)
-            shown = self.fit(line.printing, printing_w)
-            self.pdf.text(x + _COLUMN_W - self.pdf.get_string_width(shown), baseline, shown)
-        self.pdf.set_draw_color(*_LINE)
-        self.pdf.set_line_width(0.1)
-        self.pdf.line(x, baseline + 1.0, x + _COLUMN_W, baseline + 1.0)
+    def card_row(self, x: float, y: float, height: float, line: SheetLine | None, size: float):
+        """One ruled row: quantity, name, set and collector number (an empty row when
+        `line` is None)."""
+        pdf = self.pdf
+        pdf.set_draw_color(*_LINE)
+        pdf.set_line_width(0.2)
+        pdf.rect(x, y, _COLUMN_W, height)
+        for edge in (_QTY_W, _COLUMN_W - _SET_W - _NO_W, _COLUMN_W - _NO_W):
+            pdf.line(x + edge, y, x + edge, y + height)
+        if line is None:
+            return
+        base = y + height - (height - size * 0.3528) / 2 - 0.35
+        self.right_at(x + _QTY_W - 1.5, base, str(line.count), size=size, bold=True)
+        name_w = _COLUMN_W - _QTY_W - _SET_W - _NO_W - 2.5
+        self.text_at(x + _QTY_W + 1.5, base, line.name, size=size, width=name_w)
+        set_code, number = _printing(line.printing)
+        self.text_at(x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, set_code, size=size * 0.9,
+                     width=_SET_W - 2)  # fmt: skip
+        self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, number, size=size * 0.9, width=_NO_W - 2)
+
+    def totals(self, sheet: DeckSheet) -> None:
+        """The totals box on the sheet's last page: each section's cards and the deck's."""
+        pdf, y = self.pdf, _TOTALS_Y
+        counts = {s: sum(line.count for line in sheet.lines if line.section == s) for s in SECTIONS}
+        other = sum(line.count for line in sheet.lines if line.section not in SECTIONS)
+        parts = [*counts.items(), *([("Other", other)] if other else [])]
+        parts.append(("Total", sum(line.count for line in sheet.lines)))
+        pdf.set_draw_color(*_INK)
+        pdf.set_line_width(0.3)
+        width = _WIDTH / len(parts)
+        for i, (label, count) in enumerate(parts):
+            x = _MARGIN + i * width
+            last = i == len(parts) - 1
+            if last:
+                pdf.set_fill_color(*_HEAD_BG)
+            pdf.rect(x, y, width, 8, style="DF" if last else "D")
+            self.text_at(x + 2, y + 5.5, f"{label.upper()}", size=7, color=_MUTED)
+            self.right_at(x + width - 2, y + 5.8, str(count), size=11, bold=True)
 
     def footer(self, sheet: DeckSheet, event_name: str, page: int) -> None:
         text = f"{event_name} · {sheet.player_name}" + (f" · page {page}" if page > 1 else "")
-        self.text_at(_MARGIN, _FOOTER_Y, text, size=7.5, color=_MUTED, width=_WIDTH * 0.7)
+        self.text_at(_MARGIN, _FOOTER_Y, text, size=7, color=_MUTED, width=_WIDTH * 0.6)
         self.right_at(
-            _PAGE_W - _MARGIN, _FOOTER_Y, "Checked by: ______________", size=7.5, color=_MUTED
-        )
+            _PAGE_W - _MARGIN, _FOOTER_Y, "Checked by (judge): ______________", size=7,
+            color=_MUTED,
+        )  # fmt: skip
+
+
+def _printing(printing: str) -> tuple[str, str]:
+    """("SVI", "57") from "SVI 57"; a printing without a number is all set code."""
+    set_code, _, number = printing.strip().rpartition(" ")
+    return (set_code, number) if set_code else (number, "")
 
 
 def _weight(rows: Sequence[tuple[str, object]]) -> float:

@@ -1,4 +1,5 @@
-"""The notification a judge call sends: one inbox row per member of the event's staff,
+"""The notification a judge call sends: one inbox row per member of the event's staff who
+takes judge calls (organisers and judges, `permissions.staff_user_ids`),
 written in the caller's transaction (`notifications.services.notify`; e-mail only for
 those who asked for this kind), keyed by the call so a retry sends nothing twice."""
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from league import permissions
 from notifications.services import NotificationItem, notify
 
 from .models import JudgeCall
@@ -13,7 +15,7 @@ from .models import JudgeCall
 
 def judge_called(call: JudgeCall) -> int:
     event = call.event
-    staff = event.season.league.organisers.values_list("pk", flat=True)
+    staff = permissions.staff_user_ids(event, "judge-calls")
     table = call.match.table
     return notify(
         kind="judge_call",

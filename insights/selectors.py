@@ -106,7 +106,7 @@ def final_results(event: Event, *, before_round: int | None = None) -> list[tupl
 
 
 def can_preview(user, event: Event) -> bool:
-    return permissions.is_event_staff(user, event)
+    return permissions.can(user, event, "view-private")
 
 
 def metagame_shown(user, event: Event) -> bool:

@@ -37,7 +37,7 @@ def set_archetype(*, user, registration: Registration, archetype: str) -> Regist
 
 def save_archetype_rules(*, user, league: League, text: str) -> ArchetypeRules:
     """The league's organisers write the ordered rules (`rules.archetypes.parse_rules`)."""
-    if not permissions.is_league_staff(user, league):
+    if not permissions.is_league_organiser(user, league):
         raise DomainError("not-allowed", "Only the league's organisers edit its rules.", status=403)
     rules = parse_rules(text)
     with transaction.atomic():

@@ -9,6 +9,7 @@ from .models import (
     Registration,
     Season,
     SeasonStanding,
+    StaffRole,
 )
 
 
@@ -25,12 +26,29 @@ class SeasonInline(admin.TabularInline):
     ]
 
 
+class StaffRoleInline(admin.TabularInline):
+    model = StaffRole
+    extra = 0
+    fields = ["user", "role", "event"]
+    raw_id_fields = ["user", "event"]
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
-    inlines = [SeasonInline]
+    inlines = [SeasonInline, StaffRoleInline]
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    """Judges and scorekeepers; organisers are the league's `organisers`."""
+
+    list_display = ["user", "role", "league", "event", "added_at"]
+    list_filter = ["role", "league"]
+    search_fields = ["user__username", "event__name"]
+    raw_id_fields = ["user", "event", "added_by"]
 
 
 @admin.register(Season)

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from decks.api import DecklistInputSerializer
 
-from . import permissions, selectors, services
+from . import permissions, selectors, services, staff
 from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
 
 
@@ -35,12 +35,18 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="key", read_only=True, allow_null=True)
+    decklists_published = serializers.SerializerMethodField(
+        help_text="Every list is public now (`decklists_open` says when they open)."
+    )
 
     class Meta:
         model = Event
         fields = ["id", "season", "name", "slug", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes",
                   "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
-                  "sudden_death_style", "swiss_rounds", "top_cut", "decklists_published"]  # fmt: skip
+                  "sudden_death_style", "swiss_rounds", "top_cut", "decklists_open", "decklists_published"]  # fmt: skip
+
+    def get_decklists_published(self, event: Event) -> bool:
+        return permissions.decklists_are_public(event)
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -82,11 +88,101 @@ class PublishSerializer(serializers.Serializer):
     published = serializers.BooleanField(default=True)
 
 
+class StaffMemberSerializer(serializers.Serializer):
+    user = serializers.IntegerField(source="user_id")
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=staff.ROLES)
+    event = serializers.IntegerField(source="event_id", allow_null=True)
+    role_id = serializers.IntegerField(
+        allow_null=True, help_text="The judge's or scorekeeper's role (null for an organiser)."
+    )
+
+
+class AddStaffSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=staff.ROLES)
+    event = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+class RemoveStaffSerializer(serializers.Serializer):
+    role_id = serializers.IntegerField(required=False, min_value=1)
+    organiser = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, attrs):
+        if ("role_id" in attrs) == ("organiser" in attrs):
+            raise serializers.ValidationError("Give either role_id or organiser.")
+        return attrs
+
+
+class MyActionsSerializer(serializers.Serializer):
+    roles = serializers.ListField(child=serializers.CharField())
+    actions = serializers.ListField(child=serializers.CharField())
+
+
 class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     queryset = League.objects.all()
     serializer_class = LeagueSerializer
     permission_classes = [AllowAny]
+
+    def _organised(self) -> League:
+        league = self.get_object()
+        if not permissions.is_league_organiser(self.request.user, league):
+            raise PermissionDenied("Only the league's organisers manage its staff.")
+        return league
+
+    @extend_schema(methods=["GET"], responses=StaffMemberSerializer(many=True))
+    @extend_schema(
+        methods=["POST"], request=AddStaffSerializer, responses={201: StaffMemberSerializer}
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        permission_classes=[IsAuthenticated],
+        pagination_class=None,
+    )
+    def staff(self, request, pk=None):
+        """Organisers: the league's staff (GET), or give an account a role (POST), for the
+        whole league or one event (`event`); organisers are league-wide."""
+        league = self._organised()
+        if request.method == "GET":
+            return Response(StaffMemberSerializer(staff.staff_of(league), many=True).data)
+        data = AddStaffSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event_id = data.validated_data.get("event")
+        event = None
+        if event_id is not None:
+            event = Event.objects.select_related("season").filter(pk=event_id).first()
+            if event is None:
+                raise NotFound("No such event.")
+        member = staff.add_staff(
+            league=league,
+            by_user=request.user,
+            username=data.validated_data["username"],
+            role=data.validated_data["role"],
+            event=event,
+        )
+        return Response(StaffMemberSerializer(member).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RemoveStaffSerializer, responses={204: None})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="staff/remove",
+        permission_classes=[IsAuthenticated],
+    )
+    def remove_staff(self, request, pk=None):
+        """Organisers: remove a judge's or scorekeeper's role (`role_id`) or an organiser."""
+        league = self._organised()
+        data = RemoveStaffSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        staff.remove_staff(
+            league=league,
+            by_user=request.user,
+            role_id=data.validated_data.get("role_id"),
+            organiser_id=data.validated_data.get("organiser"),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
@@ -142,6 +238,15 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         )
         return Response(EventSerializer(event).data)
 
+    @extend_schema(responses=MyActionsSerializer)
+    @action(detail=True, url_path="my-actions", pagination_class=None)
+    def my_actions(self, request, pk=None):
+        """Your staff roles at this event and the actions they allow (empty for a player
+        or an anonymous visitor)."""
+        event = self.get_object()
+        roles = permissions.roles_of(request.user, event)
+        return Response({"roles": sorted(roles), "actions": sorted(permissions.actions_for(roles))})
+
     @extend_schema(responses=RegistrationSerializer(many=True))
     @action(detail=True, pagination_class=None)
     def registrations(self, request, pk=None):
@@ -156,10 +261,10 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     serializer_class = RegistrationSerializer
     permission_classes = [IsAuthenticated]
 
-    def _own_or_staff(self, registration: Registration) -> None:
+    def _own_or_staff(self, registration: Registration, action: str) -> None:
         if not (
             permissions.owns_registration(self.request.user, registration)
-            or permissions.is_event_staff(self.request.user, registration.event)
+            or permissions.can(self.request.user, registration.event, action)
         ):
             if not permissions.can_view_event(self.request.user, registration.event):
                 raise NotFound()
@@ -167,7 +272,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         registration = self.get_object()
-        self._own_or_staff(registration)
+        self._own_or_staff(registration, "view-private")
         return Response(RegistrationSerializer(registration).data)
 
     @extend_schema(request=None, responses=RegistrationSerializer)
@@ -180,7 +285,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request, pk=None):
         registration = self.get_object()
-        self._own_or_staff(registration)
+        self._own_or_staff(registration, "pair-rounds")
         return Response(RegistrationSerializer(services.check_in(registration=registration)).data)
 
     @extend_schema(

@@ -95,7 +95,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
                   "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status"]  # fmt: skip
+                  "require_check_in", "status", "decklists_open"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -115,6 +115,8 @@ class EventForm(forms.ModelForm):
             "the same game (it can end in a draw: a tie in Swiss, a replay in the top cut).",
             "sudden_death_prizes": "For a new sudden-death game, and a game that settles a "
             "level top-cut match.",
+            "decklists_open": "The top cut's lists open once the cut is paired, every list once "
+            "the event is finished. Until then each list is seen by its player and the staff only.",
         }
 
     def __init__(self, *args, **kwargs):
@@ -122,6 +124,7 @@ class EventForm(forms.ModelForm):
         # Optional: a form posted without it (an older page, a script) keeps the new game.
         self.fields["sudden_death_style"].required = False
         self.fields["kind"].required = False  # a form without it makes a tournament
+        self.fields["decklists_open"].required = False  # a form without it keeps the phase
 
     def clean_sudden_death_style(self):
         return self.cleaned_data.get("sudden_death_style") or "new_game"
@@ -130,6 +133,9 @@ class EventForm(forms.ModelForm):
         from .models import Event
 
         return self.cleaned_data.get("kind") or Event.Kind.TOURNAMENT
+
+    def clean_decklists_open(self) -> str:
+        return self.cleaned_data.get("decklists_open") or self.instance.decklists_open
 
     def clean(self):
         data = super().clean()

@@ -139,7 +139,21 @@ class Event(models.Model):
     require_check_in = models.BooleanField(
         default=False, help_text="Pair only players who checked in"
     )
-    decklists_published = models.BooleanField(default=False)
+
+    class DecklistsOpen(models.TextChoices):
+        NEVER = "never", "Never (private)"
+        TOP_CUT = "top_cut", "The top cut's lists"
+        AFTER_EVENT = "after_event", "Every list, after the event"
+        NOW = "now", "Every list, now"
+
+    decklists_open = models.CharField(
+        "Decklists open",
+        max_length=20,
+        choices=DecklistsOpen.choices,
+        default=DecklistsOpen.NEVER,
+        help_text="When players' lists become public: never, the top cut's lists once the cut "
+        "is paired, every list once the event is finished, or now",
+    )
     full_finishing_order = models.BooleanField(
         default=False,
         help_text="Board-game nights: tables report every player's place, not only the "
@@ -222,6 +236,9 @@ class Registration(models.Model):
         blank=True,
         help_text="Set by the player or staff; blank: suggested from the list",
     )
+    # Written by `matches.services` as it pairs the top cut's first round (as
+    # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
+    in_top_cut = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["registered_at", "id"]
@@ -239,6 +256,47 @@ class Registration(models.Model):
     @property
     def current_deck(self):
         return self.deck_submissions.order_by("-version").first()
+
+
+class StaffRole(models.Model):
+    """A user's staff role in a league as a whole (`event` empty) or at one event. The
+    league's organisers are `League.organisers` (plus superusers); what each role may do is
+    `permissions.ROLE_ACTIONS`."""
+
+    class Role(models.TextChoices):
+        JUDGE = "judge", "Judge"
+        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="staff_roles")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="staff_roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["league_id", "event_id", "role", "user_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user", "role"],
+                condition=models.Q(event__isnull=True),
+                name="one_league_role_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "user", "role"],
+                condition=models.Q(event__isnull=False),
+                name="one_event_role_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} ({self.event or self.league})"
 
 
 class DeckSubmission(models.Model):

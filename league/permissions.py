@@ -1,24 +1,29 @@
 """Who may do what: one set of functions used by the pages, the API and the services.
 
-Staff of an event are the organisers of its league (and Django superusers). Players act on
-their own registration and matches only. Decklists stay private to their player and the
-event's staff until the organiser publishes them.
+Staff of an event are the organisers of its league (and Django superusers), who do
+everything, and the judges and scorekeepers of the league or of that event (`StaffRole`),
+who do what `ROLE_ACTIONS` gives their role. Every check asks `can(user, event, action)`.
+Players act on their own registration and matches only. Decklists stay private to their
+player and the staff who check decks until the event's phase opens them
+(`Event.decklists_open`: never, the top cut's lists, after the event, or now by hand).
 
 The one visibility rule (`can_view_event`, `visible_events`): a draft event, and with it
 its registrations, rounds, matches, standings and decklists, is seen by its staff only;
 everyone else (anonymous, players, other leagues' organisers) gets "not found", on the
-pages and in the API alike. Once decklists are published, anyone but the player and staff
+pages and in the API alike. Once a list is public, anyone but the player and staff
 sees only the list that counts (`selectors.public_decklist`), never its history or who typed it.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import CharField, Q, QuerySet, Value
 
-from .models import Event, League, Registration
+from .models import Event, League, Registration, StaffRole
 
 
-def is_league_staff(user, league: League) -> bool:
+def is_league_organiser(user, league: League) -> bool:
+    """An organiser of the league (or a superuser): everything at every event of the
+    league, and the league-level things no event carries (new events, the staff list)."""
     if not user or not user.is_authenticated:
         return False
     if user.is_superuser:
@@ -26,50 +31,158 @@ def is_league_staff(user, league: League) -> bool:
     return league.organisers.filter(pk=user.pk).exists()
 
 
-def is_event_staff(user, event: Event) -> bool:
-    return is_league_staff(user, event.season.league)
-
-
 # What staff do, one name each. `can` is the one question every page, API view and service
-# asks; today every action belongs to the league's organisers (staff roles refine it).
+# asks; each role (`StaffRole.Role`, plus the league's organisers) holds a set of them.
 ACTIONS = frozenset(
     {
-        "manage-event",  # settings, registrations, publishing lists, the TOM file
-        "pair-rounds",  # pair, publish, start the clock, top cut
+        "view-private",  # what only staff see: a draft event, unpublished rounds, live
+        # standings, the dashboard, a match's result history, the event export
+        "manage-event",  # settings, publishing lists, the TOM file, the staff of the event
+        "pair-rounds",  # pair, publish, start the clock, close, top cut; check-in and drops
         "enter-results",  # results grid, corrections
         "time-extensions",
         "judge-calls",
         "penalties",
-        "deck-checks",
+        "deck-checks",  # private lists, printing them, storing a version after the lock
     }
 )
 
+#: Each action in words, in the order the staff page lists them.
+ACTION_NAMES = {
+    "manage-event": "event settings, publishing lists, TOM, staff",
+    "pair-rounds": "pairing, the clock, check-in and drops",
+    "enter-results": "results",
+    "penalties": "penalties",
+    "deck-checks": "deck checks and private lists",
+    "time-extensions": "time extensions",
+    "judge-calls": "judge calls",
+    "view-private": "the dashboard and unpublished rounds",
+}
 
-def can(user, event: Event, action: str) -> bool:
-    """May `user` do `action` (one of `ACTIONS`) at `event`?"""
+ORGANISER = "organiser"
+
+#: Each role's actions. Organisers (the league's `organisers` and superusers) do
+#: everything; judges rule on the floor but neither change the event nor publish lists;
+#: scorekeepers pair and enter results.
+ROLE_ACTIONS: dict[str, frozenset[str]] = {
+    ORGANISER: ACTIONS,
+    StaffRole.Role.JUDGE: frozenset(
+        {
+            "view-private",
+            "enter-results",
+            "time-extensions",
+            "judge-calls",
+            "penalties",
+            "deck-checks",
+        }
+    ),
+    StaffRole.Role.SCOREKEEPER: frozenset({"view-private", "pair-rounds", "enter-results"}),
+}
+
+
+def roles_of(user, event: Event) -> frozenset[str]:
+    """The roles `user` holds at `event`: "organiser" (league organiser or superuser) and
+    any `StaffRole` of the league as a whole or of this event. One query."""
+    if not user or not user.is_authenticated:
+        return frozenset()
+    if user.is_superuser:
+        return frozenset({ORGANISER})
+    league_id = event.season.league_id
+    organiser = (
+        League.organisers.through.objects.filter(league_id=league_id, user_id=user.pk)
+        .annotate(role=Value(ORGANISER, output_field=CharField()))
+        .values_list("role")
+    )
+    roles = StaffRole.objects.filter(
+        Q(event__isnull=True) | Q(event_id=event.pk), league_id=league_id, user_id=user.pk
+    ).values_list("role")
+    # No ORDER BY in a compound statement (StaffRole's Meta orders; SQLite refuses it).
+    return frozenset(role for (role,) in organiser.order_by().union(roles.order_by()))
+
+
+def actions_for(roles: frozenset[str]) -> frozenset[str]:
+    """Everything the given roles allow together."""
+    return frozenset().union(*(ROLE_ACTIONS.get(role, ()) for role in roles))
+
+
+def staff_user_ids(event: Event, action: str) -> list[int]:
+    """The accounts whose role at `event` allows `action` (organisers and the roles of the
+    league or of the event), e.g. who is told of a disputed result. Superusers who are not
+    organisers are left out: they are not the event's staff. Two queries."""
     if action not in ACTIONS:
         raise ValueError(f"unknown staff action {action!r}")
-    return is_event_staff(user, event)
+    league = event.season.league
+    ids = set(league.organisers.values_list("pk", flat=True))
+    roles = [role for role, actions in ROLE_ACTIONS.items() if action in actions]
+    ids |= set(
+        StaffRole.objects.filter(
+            Q(event__isnull=True) | Q(event_id=event.pk), league=league, role__in=roles
+        ).values_list("user_id", flat=True)
+    )
+    return sorted(ids)
+
+
+def can(user, event: Event, action: str) -> bool:
+    """May `user` do `action` (one of `ACTIONS`) at `event`? The one permission question
+    (pages ask it through `view_helpers.can`, which remembers the answer per request)."""
+    if action not in ACTIONS:
+        raise ValueError(f"unknown staff action {action!r}")
+    return action in actions_for(roles_of(user, event))
 
 
 def decklists_are_public(event: Event) -> bool:
-    """Whether anyone (not only the player and staff) may read the event's lists."""
-    return event.decklists_published
+    """Whether every list of the event is public (not only to its player and the staff):
+    published by hand, or the event is finished and its lists open after the event. With
+    the "top cut" phase only some lists open: ask `decklist_is_public` per registration."""
+    phase = event.decklists_open
+    return phase == Event.DecklistsOpen.NOW or (
+        phase == Event.DecklistsOpen.AFTER_EVENT and event.status == Event.Status.FINISHED
+    )
+
+
+def _top_cut_open(event: Event) -> bool:
+    return event.decklists_open == Event.DecklistsOpen.TOP_CUT and event.status in (
+        Event.Status.TOP_CUT,
+        Event.Status.FINISHED,
+    )
+
+
+def decklist_is_public(registration: Registration) -> bool:
+    """Whether anyone may read this registration's list: all lists are public, or the
+    event opens its top cut's lists and this player made the cut (once it is paired)."""
+    event = registration.event
+    return decklists_are_public(event) or (_top_cut_open(event) and registration.in_top_cut)
+
+
+def public_decklists(event: Event) -> QuerySet[Registration]:
+    """The registrations whose lists anyone may read (`decklist_is_public` as a query)."""
+    played = Registration.objects.filter(event=event).exclude(
+        status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED)
+    )
+    if decklists_are_public(event):
+        return played
+    if _top_cut_open(event):
+        return played.filter(in_top_cut=True)
+    return played.none()
 
 
 def can_view_event(user, event: Event) -> bool:
     """The one visibility rule: a draft event exists for its staff only."""
-    return event.status != Event.Status.DRAFT or is_event_staff(user, event)
+    return event.status != Event.Status.DRAFT or can(user, event, "view-private")
 
 
 def visible_events(user, events: QuerySet[Event] | None = None) -> QuerySet[Event]:
-    """`events` (default: all) narrowed to those `can_view_event` lets `user` see."""
+    """`events` (default: all) narrowed to those `can_view_event` lets `user` see: drafts
+    for the league's organisers and for staff of the league or of that event."""
     events = Event.objects.all() if events is None else events
     if user and user.is_authenticated and user.is_superuser:
         return events
     shown = ~Q(status=Event.Status.DRAFT)
     if user and user.is_authenticated:
+        roles = StaffRole.objects.filter(user=user)
         shown |= Q(season__league__in=League.objects.filter(organisers=user))
+        shown |= Q(season__league__in=roles.filter(event__isnull=True).values("league_id"))
+        shown |= Q(pk__in=roles.filter(event__isnull=False).values("event_id"))
     return events.filter(shown)
 
 
@@ -83,17 +196,19 @@ def owns_registration(user, registration: Registration) -> bool:
 
 
 def can_view_decklist(user, registration: Registration) -> bool:
+    """The player, the staff who check decks (judges, organisers), and anyone once the
+    list is public (`decklist_is_public`)."""
     event = registration.event
     if not can_view_event(user, event):
         return False
     return (
-        decklists_are_public(event)
+        decklist_is_public(registration)
         or owns_registration(user, registration)
-        or is_event_staff(user, event)
+        or can(user, event, "deck-checks")
     )
 
 
 def sees_deck_history(user, registration: Registration) -> bool:
-    """The player and the event's staff see every version and who stored it; everyone
-    else, once the lists are published, sees only `selectors.public_decklist`."""
-    return owns_registration(user, registration) or is_event_staff(user, registration.event)
+    """The player and the staff who check decks see every version and who stored it;
+    everyone else, once the list is public, sees only `selectors.public_decklist`."""
+    return owns_registration(user, registration) or can(user, registration.event, "deck-checks")

@@ -120,7 +120,7 @@ def drop(*, registration: Registration, by_user, after_round: int | None = None)
     event = registration.event
     if not (
         permissions.owns_registration(by_user, registration)
-        or permissions.is_event_staff(by_user, event)
+        or permissions.can(by_user, event, "pair-rounds")
     ):
         raise DomainError(
             "not-allowed", "Only the player or the event staff can drop a player.", status=403
@@ -226,7 +226,7 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
     owner = permissions.owns_registration(by_user, registration)
     lock = deck_lock(event, registration)
     # Staff rights cost a query: ask only when they matter.
-    is_staff = (bool(lock) or not owner) and permissions.is_event_staff(by_user, event)
+    is_staff = (bool(lock) or not owner) and permissions.can(by_user, event, "deck-checks")
     if not (owner or is_staff):
         raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
     if event.is_board_game:
@@ -259,14 +259,16 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
 
 @transaction.atomic
 def publish_decklists(*, event: Event, by_user, published: bool = True) -> Event:
-    """Make every registration's decklist public (after the event), or private again.
-    Staff only; raises `not-allowed`."""
-    if not permissions.is_event_staff(by_user, event):
+    """Publish every registration's decklist by hand (the phase "now"), or make them
+    private again (the phase "never"); the phases that open lists by themselves are event
+    settings (`update_event`). Organisers only; raises `not-allowed`."""
+    if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(
-            "not-allowed", "Only the event's staff can publish decklists.", status=403
+            "not-allowed", "Only the event's organisers can publish decklists.", status=403
         )
-    Event.objects.filter(pk=event.pk).update(decklists_published=published)
-    event.decklists_published = published
+    phase = Event.DecklistsOpen.NOW if published else Event.DecklistsOpen.NEVER
+    Event.objects.filter(pk=event.pk).update(decklists_open=phase)
+    event.decklists_open = phase
     return event
 
 
@@ -408,6 +410,7 @@ EVENT_FIELDS = (
     "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
     "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
     "sudden_death_style",
+    "decklists_open",
 )  # fmt: skip
 
 
@@ -453,7 +456,7 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
 def create_event(*, season: Season, by_user, **fields) -> Event:
     """A new event in `season`, by the league's staff. Writes one `Event` with a slug made
     unique in the season. Raises `not-allowed`, `invalid-event`."""
-    if not permissions.is_league_staff(by_user, season.league):
+    if not permissions.is_league_organiser(by_user, season.league):
         raise DomainError(
             "not-allowed", "Only the league's organisers can create events.", status=403
         )
@@ -472,8 +475,10 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
     """Change an event's settings (staff). Best-of, format and divisions are fixed once the
     event has started. Raises `not-allowed`, `invalid-event`, `event-started`."""
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
-    if not permissions.is_event_staff(by_user, event):
-        raise DomainError("not-allowed", "Only the event's staff can change it.", status=403)
+    if not permissions.can(by_user, event, "manage-event"):
+        raise DomainError(
+            "not-allowed", "Only the event's organisers can change its settings.", status=403
+        )
     _check_event_fields(fields, event)
     previous_status = event.status
     for name, value in fields.items():

@@ -1,6 +1,6 @@
-"""Helpers every page shares: loading an event, who may see it, the player's own
-registration, the redirect back, and `show_error`, the one way a `DomainError` becomes
-something on a page.
+"""Helpers every page shares: loading an event, who may see it and do what (`can`,
+`require`: `permissions.can`, asked once per request), the player's own registration, the
+redirect back, and `show_error`, the one way a `DomainError` becomes something on a page.
 
 Pages of `league` and `matches` import these; the layer rule (matches → league) lets both.
 """
@@ -36,18 +36,33 @@ def get_event(event_id: int) -> Event:
     return get_object_or_404(Event.objects.select_related("season__league", "format"), pk=event_id)
 
 
-def is_staff(request, event: Event) -> bool:
-    """`permissions.is_event_staff`, asked once per request and event."""
-    cache = request.__dict__.setdefault("_event_staff", {})
+def staff_actions(request, event: Event) -> frozenset[str]:
+    """Every staff action (`permissions.ACTIONS`) the signed-in user may do at `event`,
+    asked once per request and event (templates test `"pair-rounds" in can`)."""
+    cache = request.__dict__.setdefault("_staff_actions", {})
     if event.pk not in cache:
-        cache[event.pk] = permissions.is_event_staff(request.user, event)
+        cache[event.pk] = permissions.actions_for(permissions.roles_of(request.user, event))
     return cache[event.pk]
 
 
-def require_staff(request, event: Event) -> None:
-    if not is_staff(request, event):
-        require_visible(request, event)  # a draft is "not found", not "forbidden"
-        raise PermissionDenied("Only the event's staff can see this page.")
+def can(request, event: Event, action: str) -> bool:
+    """`permissions.can` for the request's user, remembered for the request."""
+    if action not in permissions.ACTIONS:
+        raise ValueError(f"unknown staff action {action!r}")
+    return action in staff_actions(request, event)
+
+
+def is_staff(request, event: Event) -> bool:
+    """Whether the user sees what only staff see (`can(..., "view-private")`)."""
+    return can(request, event, "view-private")
+
+
+def require(request, event: Event, action: str) -> None:
+    """403 unless the user may do `action` at `event`; a draft stays "not found" to
+    anyone who is not its staff."""
+    if not can(request, event, action):
+        require_visible(request, event)
+        raise PermissionDenied("Your staff role at this event does not allow this.")
 
 
 def require_visible(request, event: Event) -> None:

@@ -34,7 +34,7 @@ def _visible_event(user, event_id) -> Event:
 def _visible(user, round_: Round) -> bool:
     """A round (and its matches) is seen when its event is and it is published, or by
     the event's staff."""
-    if permissions.is_event_staff(user, round_.event):
+    if permissions.can(user, round_.event, "view-private"):
         return True
     return round_.is_public and permissions.can_view_event(user, round_.event)
 
@@ -136,7 +136,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         """A round with its matches. A published round's JSON is built once per version of
         the event and served from the shared cache (`matches.page_cache`), with an ETag."""
         head = get_object_or_404(Round.objects.select_related("event"), pk=pk)
-        staff = permissions.is_event_staff(request.user, head.event)
+        staff = permissions.can(request.user, head.event, "view-private")
         if not _visible(request.user, head):
             raise NotFound()
         if staff:
@@ -160,7 +160,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
             )
         event = _visible_event(request.user, event_id)
         rounds = selectors.visible_rounds(
-            event, staff=permissions.is_event_staff(request.user, event)
+            event, staff=permissions.can(request.user, event, "view-private")
         ).prefetch_related(
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
@@ -219,7 +219,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         if not _visible(request.user, match.round):
             raise NotFound()
         data = MatchSerializer(match).data
-        if permissions.is_event_staff(request.user, match.round.event):
+        if permissions.can(request.user, match.round.event, "view-private"):
             data["changes"] = ResultChangeSerializer(
                 match.changes.select_related("changed_by"), many=True
             ).data
@@ -289,7 +289,7 @@ def event_standings(request, event_id: int):
     snapshot = selectors.latest_standings_head(
         event,
         int(round_number) if round_number else None,
-        published_only=not permissions.is_event_staff(request.user, event),
+        published_only=not permissions.can(request.user, event, "view-private"),
     )
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from league import permissions
 from league.models import Event
 from notifications.services import NotificationItem, notify
 
@@ -71,7 +72,7 @@ def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> i
 
 def result_disputed(match: Match, *, report_id: int) -> int:
     event = match.round.event
-    staff = list(event.season.league.organisers.values_list("pk", flat=True))
+    staff = permissions.staff_user_ids(event, "enter-results")
     key_base = f"disputed:match:{match.pk}:report:{report_id}"
     return notify(
         kind="result_reported",
@@ -136,7 +137,7 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     """Tell the event's staff that a round has 10 minutes left (`stage="10min"`) or that
     time is up (`stage="time"`)."""
     event = round_.event
-    staff = list(event.season.league.organisers.values_list("pk", flat=True))
+    staff = permissions.staff_user_ids(event, "enter-results")
     if stage == "10min":
         subject = f"{event.name}: 10 minutes left in round {round_.number}"
         body = f"Round {round_.number} ends at {round_.ends_at:%H:%M}. {missing} result(s) still missing."

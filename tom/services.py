@@ -249,9 +249,9 @@ def import_save(
             event = (
                 Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
             )
-            if not permissions.is_event_staff(by_user, event):
+            if not permissions.can(by_user, event, "manage-event"):
                 raise DomainError(
-                    "not-allowed", "Only the event's staff can import a TOM save.", status=403
+                    "not-allowed", "Only the event's organisers can import a TOM save.", status=403
                 )
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
@@ -1045,9 +1045,9 @@ def token_digest(token: str) -> str:
 def new_upload_token(*, event: Event, by_user) -> str:
     """A new upload token for the event's TOM laptop (the old one stops working). Returns
     the token, which is stored only as its SHA-256: show it once. Staff only."""
-    if not permissions.is_event_staff(by_user, event):
+    if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(
-            "not-allowed", "Only the event's staff can make an upload token.", status=403
+            "not-allowed", "Only the event's organisers can make an upload token.", status=403
         )
     tom = TomEvent.objects.select_for_update().filter(event=event).first()
     if tom is None:

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from league.view_helpers import get_event, require_staff
+from league.view_helpers import get_event, require
 from rules.errors import DomainError
 
 from . import selectors, services
@@ -19,7 +19,7 @@ from .models import TomUpload
 @login_required
 def tom_event(request, event_id: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     tom = selectors.tom_event(event)
     return render(
         request,
@@ -37,7 +37,7 @@ def tom_event(request, event_id: int):
 @require_POST
 def tom_upload(request, event_id: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     upload = request.FILES.get("save")
     if upload is None:
         messages.error(request, "Choose the TOM save (.tdf) to upload.")
@@ -68,7 +68,7 @@ def describe(summary: dict) -> str:
 @login_required
 def tom_download(request, event_id: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     text = services.export_text(event=event)
     response = HttpResponse(text.encode("utf-8"), content_type="application/xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{services.export_filename(event)}"'
@@ -79,7 +79,7 @@ def tom_download(request, event_id: int):
 @require_POST
 def tom_token(request, event_id: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     token = services.new_upload_token(event=event, by_user=request.user)
     messages.warning(
         request,

@@ -48,7 +48,7 @@ def _setting(name: str, default: float) -> float:
 
 
 def _check_staff(user, league: League) -> None:
-    if not permissions.is_league_staff(user, league):
+    if not permissions.is_league_organiser(user, league):
         raise DomainError(
             "not-allowed", "Only the league's organisers can manage its webhooks.", status=403
         )

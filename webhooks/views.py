@@ -23,7 +23,7 @@ RECENT_DELIVERIES = 50
 
 def _league(request, slug: str) -> League:
     league = get_object_or_404(League, slug=slug)
-    if not permissions.is_league_staff(request.user, league):
+    if not permissions.is_league_organiser(request.user, league):
         raise PermissionDenied("Only the league's organisers can manage its webhooks.")
     return league
 

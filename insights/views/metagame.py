@@ -98,7 +98,7 @@ def archetype_edit(request, event_id: int, registration_id: int):
 def archetype_rules(request, slug: str):
     """The league's organisers edit the ordered rules that suggest archetypes."""
     league = get_object_or_404(League, slug=slug)
-    if not permissions.is_league_staff(request.user, league):
+    if not permissions.is_league_organiser(request.user, league):
         raise PermissionDenied("Only the league's organisers edit its archetype rules.")
     text = format_rules(selectors.league_rules(league))
     if request.method == "POST":

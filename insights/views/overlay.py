@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from league.view_helpers import get_event, require_staff, require_visible, show_error
+from league.view_helpers import get_event, require, require_visible, show_error
 from rules.errors import DomainError
 
 from .. import selectors, services
@@ -43,7 +43,7 @@ def event_overlay(request, event_id: int):
 def event_stream(request, event_id: int):
     """Staff: choose the feature match, and find the overlay's and the feed's addresses."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     if request.method == "POST":
         raw = request.POST.get("table", "").strip()
         try:

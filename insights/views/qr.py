@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from league.models import Event, Registration
-from league.view_helpers import get_event, own_registration, require_staff, require_visible
+from league.view_helpers import get_event, own_registration, require, require_visible
 
 from .. import selectors
 from ..qr import qr_svg
@@ -62,7 +62,7 @@ def my_code(request, event_id: int):
 def registration_card(request, event_id: int, registration_id: int):
     """Staff: the registration a player's code opens, with check-in and the deck check."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "view-private")
     registration = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, event=event
     )

@@ -3,7 +3,8 @@
 - `leagues`: the home page, a league's page, creating and editing an event;
 - `registrations`: registering, checking in, dropping;
 - `decklists`: the player's deck page, the staff's decklists, one player's list;
-- `accounts`: sign-up and the player profile.
+- `accounts`: sign-up and the player profile;
+- `staff`: the league's staff page (organisers, judges, scorekeepers).
 
 Views are thin: they load rows, check who may look with `league.permissions`, call one
 service and redirect with a message; `league.view_helpers.show_error` turns a `DomainError`
@@ -15,6 +16,7 @@ from .accounts import profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
+from .staff import league_staff
 
 __all__ = [
     "deck_submit",
@@ -25,6 +27,7 @@ __all__ = [
     "event_register",
     "home",
     "league_detail",
+    "league_staff",
     "profile",
     "profile_tokens",
     "registration_check_in",

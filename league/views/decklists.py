@@ -19,11 +19,11 @@ from .. import permissions, services
 from ..forms import DecklistForm, PublishDecklistsForm
 from ..models import DeckSubmission, Registration
 from ..view_helpers import (
+    can,
     get_event,
     get_registration,
-    is_staff,
     own_registration,
-    require_staff,
+    require,
     require_visible,
     show_error,
 )
@@ -116,18 +116,23 @@ def deck_submit(request, event_id: int):
 
 @login_required
 def event_decks(request, event_id: int):
-    """Staff: every registration's latest list and its verdict; publish the lists."""
+    """Staff who check decks: every registration's latest list and its verdict;
+    organisers also publish the lists by hand."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "deck-checks")
     if request.method == "POST":
         form = PublishDecklistsForm(request.POST)
         if form.is_valid():
             published = form.cleaned_data["published"]
-            services.publish_decklists(event=event, by_user=request.user, published=published)
-            messages.success(
-                request,
-                "Decklists are now public." if published else "Decklists are private again.",
-            )
+            try:
+                services.publish_decklists(event=event, by_user=request.user, published=published)
+            except DomainError as exc:
+                show_error(request, exc)
+            else:
+                messages.success(
+                    request,
+                    "Decklists are now public." if published else "Decklists are private again.",
+                )
         return redirect("event-decks", event.pk)
     latest_first = DeckSubmission.objects.order_by("-version").defer("text")
     registrations = (
@@ -159,7 +164,14 @@ def event_decks(request, event_id: int):
     return render(
         request,
         "decks/event_decks.html",
-        {"event": event, "rows": rows, "summary": summary, "locked": services.deck_lock(event)},
+        {
+            "event": event,
+            "rows": rows,
+            "summary": summary,
+            "locked": services.deck_lock(event),
+            "public": permissions.decklists_are_public(event),
+            "can_publish": can(request, event, "manage-event"),
+        },
     )
 
 
@@ -174,7 +186,7 @@ def event_deck_detail(request, event_id: int, registration_id: int):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied("Decklists are private until the organiser publishes them.")
-    staff = is_staff(request, event)
+    staff = can(request, event, "deck-checks")
     private = staff or permissions.owns_registration(request.user, registration)
     versions = _versions(registration)
     checked, form = None, None
@@ -202,5 +214,6 @@ def event_deck_detail(request, event_id: int, registration_id: int):
             "verdict": _submission_verdict(shown),
             "versions": versions if private else [],
             "locked": services.deck_lock(event, registration),
+            "public": permissions.decklist_is_public(registration),
         },
     )

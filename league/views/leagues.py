@@ -15,7 +15,7 @@ from rules.errors import DomainError
 from .. import permissions, services
 from ..forms import EventForm
 from ..models import Event, League, SeasonStanding
-from ..view_helpers import get_event, require_staff, show_error
+from ..view_helpers import get_event, require, show_error
 
 PUBLIC_STATUSES = (Event.Status.REGISTRATION, Event.Status.RUNNING, Event.Status.TOP_CUT)
 
@@ -37,10 +37,10 @@ def home(request):
 def league_detail(request, slug: str):
     """A league's seasons, their events and each season's leaderboard."""
     league = get_object_or_404(League, slug=slug)
-    staff = permissions.is_league_staff(request.user, league)
-    events = Event.objects.select_related("format").order_by("starts_at")
-    if not staff:
-        events = events.exclude(status=Event.Status.DRAFT)
+    staff = permissions.is_league_organiser(request.user, league)
+    events = permissions.visible_events(
+        request.user, Event.objects.select_related("format").order_by("starts_at")
+    )
     seasons = league.seasons.prefetch_related(
         Prefetch("events", queryset=events),
         Prefetch(
@@ -56,7 +56,7 @@ def league_detail(request, slug: str):
 def event_create(request, slug: str):
     """League staff: a new event in the league's current season."""
     league = get_object_or_404(League, slug=slug)
-    if not permissions.is_league_staff(request.user, league):
+    if not permissions.is_league_organiser(request.user, league):
         raise PermissionDenied
     season = league.seasons.order_by("-starts_on").first()
     if season is None:
@@ -80,7 +80,7 @@ def event_create(request, slug: str):
 def event_edit(request, event_id: int):
     """Event staff: change the event's settings."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "manage-event")
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
         try:

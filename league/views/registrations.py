@@ -13,7 +13,7 @@ from rules.errors import DomainError
 
 from .. import permissions, services
 from ..models import Registration
-from ..view_helpers import back, get_event, get_registration, is_staff, require_visible, show_error
+from ..view_helpers import back, can, get_event, get_registration, require_visible, show_error
 
 
 @login_required
@@ -71,7 +71,7 @@ def registration_check_in(request, event_id: int, registration_id: int):
     registration = get_registration(event_id, registration_id)
     if not (
         permissions.owns_registration(request.user, registration)
-        or is_staff(request, registration.event)
+        or can(request, registration.event, "pair-rounds")
     ):
         raise PermissionDenied("This is not your registration.")
     try:

@@ -36,9 +36,12 @@ def require_tournament(event: Event) -> None:
         )
 
 
-def _require_staff(user, event: Event) -> None:
-    if not permissions.is_event_staff(user, event):
-        raise DomainError("not-allowed", "Only the event's staff can do this.", status=403)
+def _require(user, event: Event, action: str) -> None:
+    """`not-allowed` (403) unless `permissions.can(user, event, action)`."""
+    if not permissions.can(user, event, action):
+        raise DomainError(
+            "not-allowed", "Your staff role at this event does not allow this.", status=403
+        )
 
 
 def _user(user):

@@ -27,7 +27,7 @@ from ..models import (
     ResultReport,
     Round,
 )
-from .common import _require_staff, _user, winner_of
+from .common import _require, _user, winner_of
 from .standings import finish_event, request_standings
 
 # --- results ------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     change is kept with who and when; a disputed match is resolved and both players told;
     the standings are recomputed (a published round's standings get a new version)."""
     match = _lock_match(match)
-    _require_staff(by_user, match.round.event)
+    _require(by_user, match.round.event, "enter-results")
     if match.is_bye:
         raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
     resolution = _resolve(match, payload)
@@ -252,7 +252,7 @@ def record_decided_result(
     already has that result. Raises `not-allowed`, `result-final` for a bye,
     `invalid-result`."""
     match = _lock_match(match)
-    _require_staff(by_user, match.round.event)
+    _require(by_user, match.round.event, "enter-results")
     if match.is_bye:
         raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
     if result not in Match.Result.values:

@@ -21,7 +21,7 @@ from ..models import (
     Match,
     Round,
 )
-from .common import ACTIVE, _lock_event, _require_staff, _user, winner_of
+from .common import ACTIVE, _lock_event, _require, _user, winner_of
 from .standings import finish_event, request_standings, standings_rows
 from .structure import Pod, event_pods
 
@@ -77,7 +77,7 @@ def pair_next_round(*, event: Event, by_user) -> Round:
     `not-enough-players`.
     """
     event = _lock_event(event)
-    _require_staff(by_user, event)
+    _require(by_user, event, "pair-rounds")
     last = Round.objects.filter(event=event).order_by("-number").first()
     if last and last.status != Round.Status.CLOSED:
         raise DomainError(
@@ -216,11 +216,20 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
         for pod, pairs in pairs_by_pod
         for table, (a, b) in enumerate(pairs, start=1)
     )
+    _mark_top_cut(int(p) for _, pairs in pairs_by_pod for pair in pairs for p in pair)
     if event.status != Event.Status.TOP_CUT:
         event.status = Event.Status.TOP_CUT
         event.save(update_fields=["status"])
     webhook_events.round_paired(round_)
     return round_
+
+
+def _mark_top_cut(registration_ids) -> None:
+    """Mark the players of a top-cut round as in the cut (`Registration.in_top_cut`: the
+    lists a "top cut" decklist phase opens)."""
+    Registration.objects.filter(pk__in=set(registration_ids), in_top_cut=False).update(
+        in_top_cut=True
+    )
 
 
 @transaction.atomic
@@ -250,7 +259,7 @@ def record_paired_matches(
     `round-has-results` (a re-pairing after results).
     """
     event = _lock_event(event)
-    _require_staff(by_user, event)
+    _require(by_user, event, "pair-rounds")
     if event.status == Event.Status.FINISHED:
         raise DomainError("event-finished", f"{event} is finished.", status=409)
     round_ = Round.objects.select_for_update().filter(event=event, number=number).first()
@@ -294,6 +303,8 @@ def record_paired_matches(
     ):
         event.status = status
         event.save(update_fields=["status"])
+    if stage == Round.Stage.TOP_CUT:
+        _mark_top_cut(p for _, _, a, b in pairings for p in (a, b) if p)
     if stage == Round.Stage.SWISS and number > event.swiss_rounds_paired:
         event.swiss_rounds_paired = number
         event.save(update_fields=["swiss_rounds_paired"])
@@ -306,7 +317,7 @@ def record_paired_matches(
 def publish_round(*, round_: Round, by_user) -> Round:
     """Make the pairings visible and notify every player of their opponent and table."""
     event = _lock_event(round_.event)
-    _require_staff(by_user, event)
+    _require(by_user, event, "pair-rounds")
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.PAIRED:
         return round_
@@ -322,7 +333,7 @@ def publish_round(*, round_: Round, by_user) -> Round:
 def start_clock(*, round_: Round, by_user) -> Round:
     """Start the round clock (publishing the pairings first if needed)."""
     event = _lock_event(round_.event)
-    _require_staff(by_user, event)
+    _require(by_user, event, "pair-rounds")
     if round_.status == Round.Status.PAIRED:
         publish_round(round_=round_, by_user=by_user)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -342,7 +353,7 @@ def close_round(*, round_: Round, by_user) -> Round:
     Swiss round of an event with no cut) finishes the event and awards league points.
     Raises `results-missing`."""
     event = _lock_event(round_.event)
-    _require_staff(by_user, event)
+    _require(by_user, event, "pair-rounds")
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
         return round_

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
 from league.models import Division, Event, Registration
@@ -18,8 +19,9 @@ from league.view_helpers import (
     get_event,
     is_staff,
     own_registration,
-    require_staff,
+    require,
     require_visible,
+    staff_actions,
 )
 from rules import topcut
 
@@ -40,12 +42,9 @@ def event_detail(request, event_id: int):
     rounds = list(selectors.visible_rounds(event, staff=staff).order_by("number"))
     counts = league_selectors.registration_counts(event)
     published_lists = []
-    if event.decklists_published:
+    if event.decklists_open != Event.DecklistsOpen.NEVER:
         published_lists = list(
-            Registration.objects.filter(event=event)
-            .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
-            .select_related("player")
-            .order_by("player__name")
+            permissions.public_decklists(event).select_related("player").order_by("player__name")
         )
     standings = selectors.visible_standings(event, published_only=not staff)
     pods = services.event_pods(event)
@@ -56,6 +55,8 @@ def event_detail(request, event_id: int):
         {
             "event": event,
             "staff": staff,
+            "can": staff_actions(request, event),
+            "manages": "manage-event" in staff_actions(request, event),
             "registration": registration,
             "player": player,
             "deck": registration.current_deck if registration else None,
@@ -89,7 +90,7 @@ def event_dashboard(request, event_id: int):
     """Staff: registrations with check-in and drop, the waiting list, and the round in
     hand: pair, publish, start the clock, close; results in and missing; disputes."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "view-private")
     if event.is_board_game:
         return redirect("gamenight", event.pk)
     find = request.GET.get("find", "").strip()[:60]
@@ -139,6 +140,7 @@ def event_dashboard(request, event_id: int):
         "matches/dashboard.html",
         {
             "event": event,
+            "can": staff_actions(request, event),
             "players": players,
             "player_count": tally["total"],
             "find": find,

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils import dateformat, timezone
 
 from decks.printing import deck_sheet, decklists_pdf
 from decks.services import card_index
-from league.view_helpers import get_event, is_staff, require_staff, require_visible
+from league import permissions
+from league.view_helpers import (
+    can,
+    get_event,
+    get_registration,
+    is_staff,
+    require,
+    require_visible,
+)
 
 from .. import selectors
 from ..export import export_event, write_standings_csv
@@ -40,7 +49,7 @@ def event_standings_csv(request, event_id: int):
 def event_export_json(request, event_id: int):
     """Staff: the whole event as one JSON document (`matches.export.export_event`)."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "view-private")
     response = JsonResponse(
         export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 2}
     )
@@ -50,28 +59,57 @@ def event_export_json(request, event_id: int):
 
 @login_required
 def event_decklists_pdf(request, event_id: int):
-    """Staff: every player's latest list as a printable sheet, one page each."""
+    """Staff who check decks: every player's latest list as a deck registration sheet,
+    one page each."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "deck-checks")
     submissions = selectors.latest_deck_submissions(event)
     if not submissions:
         messages.info(request, "No decklists submitted yet: there is nothing to print.")
         return redirect("event-dashboard", event.pk)
+    return _sheets_pdf(event, submissions, f"{event.slug}-decklists.pdf")
+
+
+@login_required
+def deck_sheet_pdf(request, event_id: int, registration_id: int):
+    """One player's deck registration sheet: the player prints their own (before the
+    event, to hand in), staff who check decks print anyone's."""
+    registration = get_registration(event_id, registration_id)
+    event = registration.event
+    require_visible(request, event)
+    if not (
+        permissions.owns_registration(request.user, registration)
+        or can(request, event, "deck-checks")
+    ):
+        raise PermissionDenied("This is not your deck.")
+    submission = registration.deck_submissions.order_by("-version").first()
+    if submission is None:
+        raise Http404("No decklist submitted yet.")
+    submission.registration = registration
+    name = f"{event.slug}-{registration.player.player_id}-deck-registration.pdf"
+    return _sheets_pdf(event, [submission], name)
+
+
+def _day(value) -> str:
+    return dateformat.format(value, "j M Y")
+
+
+def _sheets_pdf(event, submissions, filename: str) -> HttpResponse:
     index = card_index()
+    starts = timezone.localtime(event.starts_at)
     sheets = [
         deck_sheet(
             text=s.text, verdict=s.verdict, legal=s.legal, card_count=s.card_count,
             version=s.version, submitted_at=timezone.localtime(s.submitted_at),
             player_name=s.registration.player.name, player_id=s.registration.player.player_id,
             division=s.registration.get_division_display(), index=index,
+            birth_date=_day(s.registration.player.birth_date), event_date=_day(starts),
         )
         for s in submissions
     ]  # fmt: skip
     pdf = decklists_pdf(
-        sheets,
-        event_name=event.name,
-        subtitle=f"{event.format.name} · {dateformat.format(timezone.localtime(event.starts_at), 'j M Y')}",
+        sheets, event_name=event.name, subtitle=f"{event.format.name} · {_day(starts)}"
     )
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{event.slug}-decklists.pdf"'
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response

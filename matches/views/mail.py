@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from league.view_helpers import get_event, require_staff
+from league.view_helpers import get_event, require
 from notifications import services as notification_services
 
 from ..models import Round
@@ -30,7 +30,7 @@ def round_mail_status(round_: Round) -> notification_services.MailStatus:
 def round_mail_retry(request, event_id: int, number: int):
     """Send the round's failed and waiting e-mails again now (staff only)."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "pair-rounds")
     round_ = get_object_or_404(Round, event=event, number=number)
     count = notification_services.retry_emails(key_prefixes=round_mail_prefixes(round_))
     messages.success(request, f"Round {number}: {count} e-mail(s) queued again.")

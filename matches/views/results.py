@@ -17,9 +17,10 @@ from django.views.decorators.http import require_POST
 
 from league.view_helpers import (
     back,
+    can,
     get_event,
     is_staff,
-    require_staff,
+    require,
     require_visible,
     show_error,
 )
@@ -83,6 +84,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     event = match.round.event
     options = _rule_options(event)
     staff = is_staff(request, event)
+    enters_results = can(request, event, "enter-results")
     names = names_of(match)
     side = _side(request, match)
     games = selectors.match_games(match)
@@ -107,7 +109,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
         games_form = PlayerGamesForm(side=side, rows=_rows(match), **options)
-    if staff and not match.is_bye and staff_form is None:
+    if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
             names=names,
@@ -153,7 +155,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "both_ways_help": BOTH_WAYS_HELP,
             "continues": options["draws"],
             "games_form": games_form if can_report else None,
-            "staff_form": staff_form,
+            "staff_form": staff_form if enters_results else None,
             "reports": reports,
             "my_report": my_report,
             "their_report": their_report,
@@ -236,7 +238,7 @@ def match_report(request, match_id: int):
 def match_result(request, match_id: int):
     """Staff enter or correct a result, with a note for the history."""
     match = _load_match(request, match_id)
-    require_staff(request, match.round.event)
+    require(request, match.round.event, "enter-results")
     form = StaffResultForm(
         request.POST,
         names=names_of(match),
@@ -288,7 +290,7 @@ def round_results(request, event_id: int, number: int):
     is one aggregate query; a big round shows its first `GRID_PAGE` rows in that order and
     the rest by table range (`?tables=101-200`). The game pickers are rendered once."""
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "enter-results")
     round_ = get_object_or_404(Round, event=event, number=number)
     round_.event = event
     tables_text = request.GET.get("tables", "").strip()[:20]
@@ -349,7 +351,7 @@ def match_quick_result(request, match_id: int):
     """Staff enter a result from the results grid: a quick outcome or the games."""
     match = _load_match(request, match_id)
     event = match.round.event
-    require_staff(request, event)
+    require(request, event, "enter-results")
     grid = reverse("round-results", args=[event.pk, match.round.number])
     form = GridResultForm(request.POST, best_of=event.best_of)
     where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")

@@ -19,7 +19,7 @@ from league.view_helpers import (
     get_event,
     is_staff,
     own_registration,
-    require_staff,
+    require,
     require_visible,
     show_error,
 )
@@ -35,7 +35,7 @@ from ..presenters import division_groups, match_result_text, seconds_left
 @require_POST
 def pair_next_round(request, event_id: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "pair-rounds")
     try:
         round_ = services.pair_next_round(event=event, by_user=request.user)
     except DomainError as exc:
@@ -69,7 +69,7 @@ ROUND_ACTIONS = {
 @require_POST
 def round_action(request, event_id: int, number: int):
     event = get_event(event_id)
-    require_staff(request, event)
+    require(request, event, "pair-rounds")
     round_ = get_object_or_404(Round, event=event, number=number)
     action = ROUND_ACTIONS.get(request.POST.get("action", ""))
     if action is None:

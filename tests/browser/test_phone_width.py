@@ -94,6 +94,7 @@ def demo_urls() -> dict[str, list[tuple[str, str]]]:
         ("deck-staff", f"/events/{upcoming.pk}/decks/{upcoming_reg.pk}/"),
         ("event-edit", f"/events/{running.pk}/edit/"),
         ("event-new", "/leagues/pallet-town/events/new/"),
+        ("league-staff", "/leagues/pallet-town/staff/"),
         ("match-staff", f"/matches/{match.pk}/"),
         ("standings-staff", f"/events/{running.pk}/standings/"),
         ("event-staff", f"/events/{running.pk}/"),

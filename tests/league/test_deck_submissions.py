@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from league import permissions, services
+from league.models import Event
 from notifications.models import Notification
 from rules.errors import DomainError
 from tests.factories import (
@@ -70,7 +71,7 @@ def test_decklists_are_private_until_published(make_event, staff):
     assert not permissions.can_view_decklist(user_of(other), reg)
     assert not permissions.can_view_decklist(AnonymousUser(), reg)
     assert not permissions.can_view_decklist(UserFactory(), reg)
-    event.decklists_published = True
+    event.decklists_open = Event.DecklistsOpen.NOW
     event.save()
     reg.refresh_from_db()
     assert permissions.can_view_decklist(AnonymousUser(), reg)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import services as league_services
-from league.models import DeckSubmission
+from league.models import DeckSubmission, Event
 
 from .conftest import registration_of
 
@@ -178,7 +178,7 @@ def test_a_decklist_is_private_to_its_player_and_the_staff_until_published(
     client.force_login(organiser)
     assert secret in client.get(url).content.decode()
 
-    event.decklists_published = True
+    event.decklists_open = Event.DecklistsOpen.NOW
     event.save()
     client.logout()
     public = client.get(url)
@@ -227,11 +227,11 @@ def test_staff_publish_the_lists_and_make_them_private_again(client, event, orga
     response = client.post(url, {"published": "on"}, follow=True)
     assert "Decklists are now public." in response.content.decode()
     event.refresh_from_db()
-    assert event.decklists_published
+    assert event.decklists_open == Event.DecklistsOpen.NOW
 
     client.post(url, {"published": ""})
     event.refresh_from_db()
-    assert not event.decklists_published
+    assert event.decklists_open == Event.DecklistsOpen.NEVER
 
 
 def test_staff_store_a_new_version_for_a_player_after_the_deadline(

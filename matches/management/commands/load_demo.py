@@ -11,7 +11,7 @@ from django.utils import timezone
 from decks.models import Format, PreconDeck
 from decks.services import ensure_default_formats
 from league import services as league_services
-from league.models import Event, League, Player, Season
+from league.models import Event, League, Player, Season, StaffRole
 from matches.simulation import create_players, legal_sample_decks, simulate_event
 
 DEMO_PASSWORD = "pokemon-demo"
@@ -42,6 +42,13 @@ class Command(BaseCommand):
             description="A friendly weekly league: League Challenges, Cups and league nights.",
         )  # fmt: skip
         league.organisers.add(admin)
+        # Floor staff for the whole league (issue 20): a judge and a scorekeeper.
+        for username, role in (
+            ("jenny", StaffRole.Role.JUDGE),
+            ("tracey", StaffRole.Role.SCOREKEEPER),
+        ):
+            member = User.objects.create_user(username, "", DEMO_PASSWORD)
+            StaffRole.objects.create(league=league, user=member, role=role, added_by=admin)
         today = date.today()
         season = Season.objects.create(
             league=league, name=f"{today.year} season", starts_on=today.replace(month=1, day=1),
@@ -85,5 +92,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Demo league loaded: {finished.event.name} (finished), {running.event.name} (running), "
             f"{upcoming.name} (registration open).\n"
-            f"Log in as admin / {DEMO_PASSWORD} (organiser) or ash, misty, brock, may / {DEMO_PASSWORD}."
+            f"Log in as admin / {DEMO_PASSWORD} (organiser), jenny (judge), tracey (scorekeeper) "
+            f"or ash, misty, brock, may / {DEMO_PASSWORD}."
         )

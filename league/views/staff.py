@@ -1,0 +1,87 @@
+"""The league's staff page: its organisers, judges and scorekeepers (league-wide or for one
+event); organisers add an account by username with a role, and remove one."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from rules.errors import DomainError
+
+from .. import permissions, staff
+from ..models import Event, League
+from ..view_helpers import show_error
+
+
+class AddStaffForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=staff.ROLES)
+    event = forms.ModelChoiceField(
+        queryset=Event.objects.none(),
+        required=False,
+        empty_label="The whole league",
+        help_text="Judges and scorekeepers can be staff of one event only.",
+    )
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["event"].queryset = Event.objects.filter(season__league=league).order_by(
+            "-starts_at"
+        )
+
+
+@login_required
+def league_staff(request, slug: str):
+    """Organisers: the league's staff, with a form to add one and a button to remove."""
+    league = get_object_or_404(League, slug=slug)
+    if not permissions.is_league_organiser(request.user, league):
+        raise PermissionDenied("Only the league's organisers manage its staff.")
+    initial = {}
+    if request.GET.get("event", "").isdigit():
+        initial["event"] = int(request.GET["event"])
+    form = AddStaffForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST":
+        try:
+            if "remove_role" in request.POST or "remove_organiser" in request.POST:
+                role_id, organiser_id = (
+                    request.POST.get("remove_role", ""),
+                    request.POST.get("remove_organiser", ""),
+                )
+                staff.remove_staff(
+                    league=league,
+                    by_user=request.user,
+                    role_id=int(role_id) if role_id.isdigit() else None,
+                    organiser_id=int(organiser_id) if organiser_id.isdigit() else None,
+                )
+                messages.success(request, "Removed from the staff.")
+                return redirect("league-staff", league.slug)
+            if form.is_valid():
+                member = staff.add_staff(league=league, by_user=request.user, **form.cleaned_data)
+                where = f" at {member.event_name}" if member.event_name else ""
+                messages.success(request, f"{member.username} is now {member.role_label}{where}.")
+                return redirect("league-staff", league.slug)
+        except DomainError as exc:
+            show_error(request, exc, form=form if form.is_bound and form.is_valid() else None)
+    return render(
+        request,
+        "league/staff.html",
+        {
+            "league": league,
+            "members": staff.staff_of(league),
+            "form": form,
+            "role_actions": [
+                (
+                    label,
+                    [
+                        words
+                        for action, words in permissions.ACTION_NAMES.items()
+                        if action in permissions.ROLE_ACTIONS[key]
+                    ],
+                )
+                for key, label in staff.ROLES
+            ],
+        },
+    )
