@@ -7,8 +7,11 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("league", "0006_event_kind_board_game")]
-AFTER = [("league", "0007_staff_roles_and_decklist_phases")]
+# The decks app at its newest: its tables keep their newest columns while league goes back
+# and forth, so the historical Format must know them too.
+DECKS = ("decks", "0003_format_rules")
+BEFORE = [("league", "0006_event_kind_board_game"), DECKS]
+AFTER = [("league", "0007_staff_roles_and_decklist_phases"), DECKS]
 
 
 def migrate(targets):
