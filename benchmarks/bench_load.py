@@ -1,6 +1,9 @@
 """Tournament day over real HTTP: the production stack (gunicorn, `DJANGO_ENV=production`,
 PostgreSQL, Redis cache, a Celery worker) under the phones of an N-player event. Prints the
 table of issue 16 (req/s, p50/p95/p99, web CPU a request, bytes a response); asserts nothing.
+Beside the web processes' CPU it prints where the rest of the two cores went, a request:
+PostgreSQL (every backend on the machine), the Celery worker and the private Redis, and this
+load client itself (its 30-50 threads parse every answer), and how many cores were busy.
 
     .venv/bin/python benchmarks/bench_load.py --players 512 2048 [--root DIR] [--seconds 15]
 
@@ -35,6 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
 REDIS = ""  # a private redis-server on a free port, started by main()
+REDIS_PID = 0
 CSRF = "b" * 32
 
 
@@ -137,6 +141,11 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def pids_of(name: str) -> list[int]:
+    out = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
 def children(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(p) for p in out.split()]
@@ -164,6 +173,11 @@ class Stack:
 
     def web_cpu(self) -> float:
         return cpu_seconds(children(self.web.pid))
+
+    def rest_cpu(self) -> float:
+        """The worker's processes and the private Redis (cache and broker)."""
+        worker = [self.worker.pid, *children(self.worker.pid)]
+        return cpu_seconds(worker + [p for p in pids_of("redis-server") if p == REDIS_PID])
 
     def stop(self) -> None:
         for proc in (self.web, self.worker):
@@ -216,12 +230,15 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
                     errors.append(status)
 
     cpu0, t0 = stack.web_cpu(), time.perf_counter()
+    own0, db0, rest0 = time.process_time(), cpu_seconds(pids_of("postgres")), stack.rest_cpu()
     threads = [threading.Thread(target=worker) for _ in range(concurrency)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall, cpu = time.perf_counter() - t0, stack.web_cpu() - cpu0
+    own, db = time.process_time() - own0, cpu_seconds(pids_of("postgres")) - db0
+    rest = stack.rest_cpu() - rest0
     times.sort()
 
     def pct(p):
@@ -229,7 +246,10 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
 
     return {"n": len(times), "rps": len(times) / wall, "p50": pct(0.5), "p95": pct(0.95),
             "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000,
-            "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors)}  # fmt: skip
+            "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors),
+            "db_ms": db / max(1, len(times)) * 1000, "client_ms": own / max(1, len(times)) * 1000,
+            "rest_ms": rest / max(1, len(times)) * 1000,
+            "cores": (cpu + own + db + rest) / wall}  # fmt: skip
 
 
 def cycle(items):
@@ -318,6 +338,8 @@ def main() -> None:
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
                               "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
     REDIS = f"redis://127.0.0.1:{redis_port}"
+    global REDIS_PID
+    REDIS_PID = redis.pid
     try:
         _main(args)
     finally:
@@ -351,11 +373,15 @@ def _main(args) -> None:
             results = scenarios(stack, data, args.seconds)
         finally:
             stack.stop()
-        print("| what | n | req/s | p50 ms | p95 ms | p99 ms | web CPU ms/req | KB | errors |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| what | n | req/s | p50 ms | p95 ms | p99 ms | web CPU ms/req | KB | errors "
+              "| PostgreSQL CPU ms/req | worker + Redis CPU ms/req | load client CPU ms/req "
+              "| cores busy |")  # fmt: skip
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for label, r in results:
             print(f"| {label} | {r['n']} | {r['rps']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | "
-                  f"{r['p99']:.0f} | {r['cpu_ms']:.0f} | {r['kb']:.0f} | {r['errors']} |")  # fmt: skip
+                  f"{r['p99']:.0f} | {r['cpu_ms']:.0f} | {r['kb']:.0f} | {r['errors']} | "
+                  f"{r['db_ms']:.1f} | {r['rest_ms']:.1f} | {r['client_ms']:.1f} | "
+                  f"{r['cores']:.2f} |")  # fmt: skip
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
 
 

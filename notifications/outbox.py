@@ -105,7 +105,8 @@ def record_task(
         "kwargs": dict(kwargs or {}),
         "due_at": now + timedelta(seconds=countdown),
     }
-    with transaction.atomic():
+    # No savepoint of its own: the row belongs to the caller's transaction, all or nothing.
+    with transaction.atomic(savepoint=False):
         if key is None:
             entry, created = OutboxTask.objects.create(**fields), True
         else:

@@ -74,7 +74,8 @@ def notify(*, kind: str, items: Iterable[NotificationItem]) -> int:
     if not unique:
         return 0
 
-    with transaction.atomic():
+    # No savepoint of its own: the rows belong to the caller's transaction, all or nothing.
+    with transaction.atomic(savepoint=False):
         recipients = _email_wanted_by_recipient(
             kind, {item.recipient_id for item in unique.values()}
         )
