@@ -130,11 +130,15 @@ def _send_entry(entry_id: int, countdown: float = 0) -> None:
 def run_entry(entry_id: int, *, app=None, raise_errors: bool = False) -> str:
     """Run one outbox task here, at most once at a time: claim it with a lease, run the
     task's body, mark it done. A failure is logged and the entry is due again after a
-    backoff. Returns what happened ("done", "skipped", "error")."""
+    backoff. Returns what happened ("done", "skipped", "error").
+
+    The claim's lock waits, it never skips: `_send_entry` updates the row just after
+    publishing, often while the worker claims it, and skipping would leave the task to the
+    relay. A second copy waits for the first claim to commit, then sees its lease."""
     now = timezone.now()
     with transaction.atomic():
         entry = (
-            OutboxTask.objects.select_for_update(skip_locked=True)
+            OutboxTask.objects.select_for_update()
             .filter(pk=entry_id, done_at__isnull=True)
             .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
             .first()

@@ -263,10 +263,19 @@ def backoff_seconds(attempts: int) -> float:
 
 
 def _claim(delivery_pk: int) -> WebhookDelivery | None:
+    """Record an attempt (attempts + 1, a lease) and commit, if the delivery is pending,
+    due and not leased by a live attempt; None otherwise.
+
+    The lock waits, it never skips: the row is locked for a moment by work that is no
+    attempt (`_send_task` marking it dispatched just after publishing, so the worker often
+    arrives during that update), and skipping would drop the delivery until the relay.
+    Only the delivery's row is locked (`of`), never its endpoint or league, which other
+    deliveries and pages lock. A second copy of the task waits for the first claim to
+    commit, then sees its lease."""
     now = timezone.now()
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.objects.select_for_update(skip_locked=True)
+            WebhookDelivery.objects.select_for_update(of=("self",))
             .select_related("endpoint__league")
             .filter(pk=delivery_pk, status=DeliveryStatus.PENDING)
             .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))

@@ -11,7 +11,7 @@ from django.utils import timezone
 from notifications import delivery, outbox, services, tasks
 from notifications.models import EmailStatus, Notification, OutboxTask
 
-from .helpers import item
+from .helpers import hold_lock_elsewhere, item
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,20 @@ def test_a_standings_request_never_dispatched_is_run_by_the_relay(make_event, st
     assert entry.done_at is not None
     assert StandingsSnapshot.objects.filter(event=event, round_number=1).exists()
     assert outbox.relay()["tasks"] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_outbox_task_its_dispatcher_marks_meanwhile_is_run_not_skipped():
+    entry = OutboxTask.objects.create(task="league.ping")
+
+    def dispatcher_marks_it_dispatched():  # `_send_entry`, just after publishing
+        OutboxTask.objects.filter(pk=entry.pk).update(dispatched_at=timezone.now())
+
+    holder = hold_lock_elsewhere(dispatcher_marks_it_dispatched, 0.5)
+    assert outbox.run_entry(entry.pk) == "done"
+    holder.join()
+    entry.refresh_from_db()
+    assert entry.done_at is not None and entry.attempts == 1
 
 
 def test_stale_pending_rows_fail_with_an_error_log(make_user, caplog, settings):

@@ -3,6 +3,7 @@ receiver on a free port: signing, the hooks in the league's and matches' service
 same-transaction recording, pausing, "send again", Discord's format and refused targets."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.db import transaction
@@ -15,6 +16,7 @@ from matches import services as match_services
 from notifications.models import Notification
 from rules.errors import DomainError
 from tests.factories import UserFactory
+from tests.notifications.helpers import hold_lock_elsewhere
 from webhooks import events, services, signing, targets
 from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
@@ -355,3 +357,53 @@ def test_the_api_lists_deliveries_and_sends_again_for_organisers_only(
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.DELIVERED
     assert [r.answered for r in receiver.requests] == [500, 200]
+
+
+def _dispatcher_marks_it_dispatched(delivery):
+    # What `_send_task` does just after publishing: the worker often claims meanwhile.
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(dispatched_at=timezone.now())
+
+
+def _another_delivery_fails_on_the_endpoint(delivery):
+    # `_pause_if_failing` for another delivery of the same URL.
+    WebhookEndpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
+
+
+@pytest.mark.parametrize(
+    "lock", [_dispatcher_marks_it_dispatched, _another_delivery_fails_on_the_endpoint]
+)
+def test_a_delivery_locked_a_moment_by_other_work_is_sent_not_skipped(
+    league, staff, receiver, allow_local, lock
+):
+    endpoint = endpoint_for(league, staff, receiver.url)
+    delivery = WebhookDelivery.objects.create(
+        endpoint=endpoint, event=events.ROUND_PUBLISHED, payload={"summary": "Round 1"}
+    )
+    holder = hold_lock_elsewhere(lambda: lock(delivery), 0.5)
+    attempt = services.deliver(delivery.pk)
+    holder.join()
+    assert attempt.outcome == "delivered"
+    assert [r.delivery_id for r in receiver.requests] == [str(delivery.delivery_id)]
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.DELIVERED and delivery.attempts == 1
+
+
+def test_a_copy_that_waits_for_a_live_attempt_s_claim_then_skips(
+    league, staff, receiver, allow_local
+):
+    endpoint = endpoint_for(league, staff, receiver.url)
+    delivery = WebhookDelivery.objects.create(
+        endpoint=endpoint, event=events.ROUND_PUBLISHED, payload={"summary": "Round 1"}
+    )
+
+    def claim_by_another_worker():
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            attempts=1, leased_until=timezone.now() + timedelta(minutes=1)
+        )
+
+    holder = hold_lock_elsewhere(claim_by_another_worker, 0.5)
+    assert services.deliver(delivery.pk).outcome == "skipped"
+    holder.join()
+    assert receiver.requests == []
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING and delivery.attempts == 1
