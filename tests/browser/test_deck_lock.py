@@ -73,20 +73,21 @@ def test_publishing_round_one_locks_the_list_for_the_player_not_the_staff(site, 
     assert player.locator("textarea").get_attribute("readonly") is not None
 
     edited = sample_deck_text().replace("4 Pikachu DM1 1", "3 Pikachu DM1 1")
-    # What a hand-made form would send: the page refuses it and keeps nothing.
-    player.evaluate(
-        """(text) => {
-            const form = document.querySelector('.deck-form form');
-            form.querySelector('textarea').removeAttribute('readonly');
-            form.querySelector('textarea').value = text;
-            const b = document.createElement('input');
-            b.type = 'hidden'; b.name = 'submit'; b.value = '1';
-            form.appendChild(b);
-            HTMLFormElement.prototype.submit.call(form);  // a button is named "submit"
-        }""",
-        edited,
-    )
-    player.wait_for_load_state()
+    # What a hand-made form would send: the page refuses it and keeps nothing. The submit
+    # is the script's, not a click's: wait for the answer's page, not the current one.
+    with player.expect_navigation():
+        player.evaluate(
+            """(text) => {
+                const form = document.querySelector('.deck-form form');
+                form.querySelector('textarea').removeAttribute('readonly');
+                form.querySelector('textarea').value = text;
+                const b = document.createElement('input');
+                b.type = 'hidden'; b.name = 'submit'; b.value = '1';
+                form.appendChild(b);
+                HTMLFormElement.prototype.submit.call(form);  // a button is named "submit"
+            }""",
+            edited,
+        )
     assert "ask the event staff to change your list" in player.inner_text("main").lower()
 
     csrf = next(c["value"] for c in player.context.cookies() if c["name"] == "csrftoken")
