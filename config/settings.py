@@ -146,7 +146,7 @@ CACHE_URL = os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/2" if PRODUCTION
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",  # Django's, one client a pool
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "league"),
             "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
