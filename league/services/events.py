@@ -1,0 +1,96 @@
+"""Creating and changing events."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from rules.errors import DomainError
+
+from .. import permissions, signals
+from ..models import (
+    FORMAT_REQUIRED,
+    Event,
+    Season,
+)
+
+EVENT_FIELDS = (
+    "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
+    "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
+    "sudden_death_style",
+    "decklists_open",
+)  # fmt: skip
+
+
+def _check_event_fields(fields: dict, event: Event | None = None) -> None:
+    unknown = set(fields) - set(EVENT_FIELDS)
+    if unknown:
+        raise DomainError("invalid-event", f"Unknown event fields: {', '.join(sorted(unknown))}.")
+    kind = fields.get("kind") or (event.kind if event else Event.Kind.TOURNAMENT)
+    if kind == Event.Kind.BOARD_GAME:
+        fields["format"] = None  # a board-game night has no deck format
+    elif not fields.get("format", event.format if event else None):
+        raise DomainError("invalid-event", FORMAT_REQUIRED)
+    deadline, starts = (
+        fields.get("deck_deadline"),
+        fields.get("starts_at") or (event and event.starts_at),
+    )
+    if deadline and starts and deadline > starts:
+        raise DomainError("invalid-event", "The deck deadline must be before the event starts.")
+    fmt = fields.get("format") or (event.format if event is not None else None)
+    sudden = fields.get("sudden_death_prizes") or (event and event.sudden_death_prizes) or 1
+    if fmt is not None and sudden > fmt.prizes:
+        raise DomainError(
+            "invalid-event",
+            f"{fmt.name} is played with {fmt.prizes} Prize cards: sudden death cannot have "
+            f"{sudden}. Choose 1 Prize card.",
+        )
+    started = (Event.Status.RUNNING, Event.Status.TOP_CUT, Event.Status.FINISHED)
+    if event is not None and event.status in started:
+        fixed = [
+            k
+            for k in ("kind", "best_of", "format", "division_mode")
+            if k in fields and fields[k] != getattr(event, k)
+        ]
+        if fixed:
+            raise DomainError(
+                "event-started",
+                f"{', '.join(fixed)} cannot change once the event has started.",
+                status=409,
+            )
+
+
+@transaction.atomic
+def create_event(*, season: Season, by_user, **fields) -> Event:
+    """A new event in `season`, by the league's staff. Writes one `Event` with a slug made
+    unique in the season. Raises `not-allowed`, `invalid-event`."""
+    if not permissions.is_league_organiser(by_user, season.league):
+        raise DomainError(
+            "not-allowed", "Only the league's organisers can create events.", status=403
+        )
+    _check_event_fields(fields)
+    base = slugify(fields.get("name", "")) or "event"
+    slug, n = base, 2
+    while Event.objects.filter(season=season, slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    event = Event.objects.create(season=season, slug=slug, **fields)
+    signals.event_saved.send(sender=Event, event=event, previous_status=None)
+    return event
+
+
+@transaction.atomic
+def update_event(*, event: Event, by_user, **fields) -> Event:
+    """Change an event's settings (staff). Best-of, format and divisions are fixed once the
+    event has started. Raises `not-allowed`, `invalid-event`, `event-started`."""
+    event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
+    if not permissions.can(by_user, event, "manage-event"):
+        raise DomainError(
+            "not-allowed", "Only the event's organisers can change its settings.", status=403
+        )
+    _check_event_fields(fields, event)
+    previous_status = event.status
+    for name, value in fields.items():
+        setattr(event, name, value)
+    event.save()
+    signals.event_saved.send(sender=Event, event=event, previous_status=previous_status)
+    return event

@@ -1,0 +1,137 @@
+"""Registration, check-in, late entry, drops and the waiting list."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from rules.divisions import division_for
+from rules.errors import DomainError
+
+from .. import permissions, selectors
+from ..models import (
+    Event,
+    Player,
+    Registration,
+)
+
+
+def division_of(player: Player, event: Event) -> str:
+    season = event.season
+    return division_for(
+        player.birth_date.year,
+        junior_from=season.junior_from_year,
+        senior_from=season.senior_from_year,
+    )
+
+
+def rounds_started(event: Event) -> int:
+    """The number of Swiss rounds paired so far (0 before the event starts)."""
+    return event.swiss_rounds_paired
+
+
+@transaction.atomic
+def register(
+    *, event: Event, player: Player, by_user=None, division: str | None = None
+) -> Registration:
+    """Register `player` for `event`.
+
+    Writes one `Registration`: `registered`, or `waitlisted` when the event is at capacity.
+    While the event is running, the player enters late: they are paired from the next round
+    and take a loss for each round they missed. `division` overrides the one the season's
+    years give (an event run in TOM, whose save says each player's division). Raises
+    `already-registered`, `registration-closed`.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
+        raise DomainError("registration-closed", f"Registration for {event} is closed.")
+    existing = Registration.objects.filter(event=event, player=player).first()
+    if existing and existing.status != Registration.Status.WITHDRAWN:
+        raise DomainError("already-registered", f"{player.name} is already registered for {event}.")
+    late_round = None
+    if event.status == Event.Status.RUNNING:
+        late_round = rounds_started(event) + 1
+    full = event.capacity is not None and selectors.active_count(event) >= event.capacity
+    status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
+    if existing:  # a withdrawn player signs up again
+        existing.status = status
+        existing.late_entry_round = late_round
+        existing.division = division or division_of(player, event)
+        existing.save(update_fields=["status", "late_entry_round", "division"])
+        return existing
+    return Registration.objects.create(
+        event=event,
+        player=player,
+        status=status,
+        division=division or division_of(player, event),
+        late_entry_round=late_round,
+    )
+
+
+@transaction.atomic
+def check_in(*, registration: Registration, by_user=None) -> Registration:
+    """Mark a registered player present. Raises `not-registered` for other states."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status == Registration.Status.CHECKED_IN:
+        return registration
+    if registration.status != Registration.Status.REGISTERED:
+        raise DomainError(
+            "not-registered", f"{registration.player.name} is {registration.get_status_display()}."
+        )
+    registration.status = Registration.Status.CHECKED_IN
+    registration.checked_in_at = timezone.now()
+    registration.save(update_fields=["status", "checked_in_at"])
+    return registration
+
+
+@transaction.atomic
+def drop(*, registration: Registration, by_user, after_round: int | None = None) -> Registration:
+    """Drop a player from the event (by the player or staff).
+
+    Before the first round this is a withdrawal and frees a place for the waiting list; after
+    it the player is never paired again but stays in the standings, with their record frozen
+    after the last round that was paired (or `after_round`, when it is known from elsewhere:
+    a TOM save names the round). Raises `not-allowed`, `not-active`.
+    """
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("event", "player")
+        .get(pk=registration.pk)
+    )
+    event = registration.event
+    if not (
+        permissions.owns_registration(by_user, registration)
+        or permissions.can(by_user, event, "pair-rounds")
+    ):
+        raise DomainError(
+            "not-allowed", "Only the player or the event staff can drop a player.", status=403
+        )
+    if not registration.is_active and registration.status != Registration.Status.WAITLISTED:
+        raise DomainError("not-active", f"{registration.player.name} is not in the event.")
+    played = rounds_started(event)
+    if played == 0 or registration.status == Registration.Status.WAITLISTED:
+        was_active = registration.is_active
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        if was_active:
+            _promote_waitlist(event)
+        return registration
+    registration.status = Registration.Status.DROPPED
+    registration.dropped_after_round = min(after_round, played) if after_round else played
+    registration.dropped_by = by_user if by_user and by_user.is_authenticated else None
+    registration.save(update_fields=["status", "dropped_after_round", "dropped_by"])
+    return registration
+
+
+def _promote_waitlist(event: Event) -> None:
+    if event.capacity is None:
+        return
+    free = event.capacity - selectors.active_count(event)
+    if free <= 0:
+        return
+    waiting = Registration.objects.filter(
+        event=event, status=Registration.Status.WAITLISTED
+    ).order_by("registered_at", "id")[:free]
+    Registration.objects.filter(pk__in=[r.pk for r in waiting]).update(
+        status=Registration.Status.REGISTERED
+    )
