@@ -11,11 +11,7 @@ from notifications import outbox
 from rules.errors import DomainError
 
 from .. import permissions
-from ..models import (
-    DeckSubmission,
-    Event,
-    Registration,
-)
+from ..models import DeckSubmission, Event, Registration
 
 
 def deck_lock(event: Event, registration: Registration | None = None, now=None) -> str:

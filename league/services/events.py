@@ -8,11 +8,7 @@ from django.utils.text import slugify
 from rules.errors import DomainError
 
 from .. import permissions, signals
-from ..models import (
-    FORMAT_REQUIRED,
-    Event,
-    Season,
-)
+from ..models import FORMAT_REQUIRED, Event, Season
 
 EVENT_FIELDS = (
     "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",

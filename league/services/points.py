@@ -7,12 +7,7 @@ from django.db import transaction
 from notifications import outbox
 from rules.league_points import PointsTable, leaderboard
 
-from ..models import (
-    Event,
-    EventPlacement,
-    Season,
-    SeasonStanding,
-)
+from ..models import Event, EventPlacement, Season, SeasonStanding
 
 
 @transaction.atomic

@@ -8,11 +8,7 @@ from django.db import IntegrityError, transaction
 
 from rules.errors import DomainError
 
-from ..models import (
-    Event,
-    Player,
-    Registration,
-)
+from ..models import Event, Player, Registration
 from .registrations import division_of
 
 

@@ -9,11 +9,7 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 
 from .. import permissions, selectors
-from ..models import (
-    Event,
-    Player,
-    Registration,
-)
+from ..models import Event, Player, Registration
 
 
 def division_of(player: Player, event: Event) -> str:

@@ -6,9 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from ..models import (
-    Event,
-)
+from ..models import Event
 
 
 def send_deck_deadline_reminders(*, now=None) -> int:
