@@ -9,7 +9,29 @@ from django.urls import reverse
 
 from notifications.services import NotificationItem, notify
 
-from .models import DeckSubmission, Registration
+from . import permissions
+from .models import DeckSubmission, Event, Registration
+
+
+def notify_staff(
+    event: Event, action: str, *, kind: str, key: str, subject: str, body: str, url: str
+) -> int:
+    """One notice to each account whose role at `event` allows `action`
+    (`permissions.staff_user_ids`), keyed `<key>:staff:<user id>` so a retry sends nothing
+    twice. The one way staff are told of a dispute, the round clock or a judge call."""
+    return notify(
+        kind=kind,
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"{key}:staff:{user_id}",
+                subject=subject[:200],
+                body=body,
+                url=url,
+            )
+            for user_id in permissions.staff_user_ids(event, action)
+        ],
+    )
 
 
 def deck_verdict_notification(submission: DeckSubmission) -> int:

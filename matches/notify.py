@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from league import permissions
 from league.models import Event
+from league.notify import notify_staff
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
@@ -72,21 +72,15 @@ def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> i
 
 def result_disputed(match: Match, *, report_id: int) -> int:
     event = match.round.event
-    staff = permissions.staff_user_ids(event, "enter-results")
-    key_base = f"disputed:match:{match.pk}:report:{report_id}"
-    return notify(
+    return notify_staff(
+        event,
+        "enter-results",
         kind="result_reported",
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"{key_base}:staff:{user_id}",
-                subject=f"{event.name}: disputed result at table {match.table}"[:200],
-                body=f"{_name(match.player_a)} and {_name(match.player_b)} reported different "
-                f"results in round {match.round.number}. Please decide the result.",
-                url=reverse("match-detail", args=[match.pk]),
-            )
-            for user_id in staff
-        ],
+        key=f"disputed:match:{match.pk}:report:{report_id}",
+        subject=f"{event.name}: disputed result at table {match.table}",
+        body=f"{_name(match.player_a)} and {_name(match.player_b)} reported different "
+        f"results in round {match.round.number}. Please decide the result.",
+        url=reverse("match-detail", args=[match.pk]),
     )
 
 
@@ -137,23 +131,18 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     """Tell the event's staff that a round has 10 minutes left (`stage="10min"`) or that
     time is up (`stage="time"`)."""
     event = round_.event
-    staff = permissions.staff_user_ids(event, "enter-results")
     if stage == "10min":
         subject = f"{event.name}: 10 minutes left in round {round_.number}"
         body = f"Round {round_.number} ends at {round_.ends_at:%H:%M}. {missing} result(s) still missing."
     else:
         subject = f"{event.name}: time in round {round_.number}"
         body = f"Time has been called in round {round_.number}. {missing} result(s) still missing."
-    return notify(
+    return notify_staff(
+        event,
+        "enter-results",
         kind="round_clock",
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"clock:round:{round_.pk}:{stage}:staff:{user_id}",
-                subject=subject[:200],
-                body=body,
-                url=reverse("event-dashboard", args=[event.pk]),
-            )
-            for user_id in staff
-        ],
+        key=f"clock:round:{round_.pk}:{stage}",
+        subject=subject,
+        body=body,
+        url=reverse("event-dashboard", args=[event.pk]),
     )
