@@ -97,9 +97,7 @@ def event_archetypes(event: Event) -> dict[int, str]:
 def final_results(event: Event, *, before_round: int | None = None) -> list[tuple]:
     """(a, b, result) of every final match of the event's public rounds (Swiss and top
     cut), as `rules.metagame` reads them."""
-    qs = Match.objects.filter(round__event=event, status=Match.Status.FINAL).exclude(
-        round__status=Round.Status.PAIRED
-    )
+    qs = Match.objects.filter(round__event=event, status=Match.Status.FINAL).in_public_rounds()
     if before_round is not None:
         qs = qs.filter(round__number__lt=before_round)
     return list(qs.values_list("player_a_id", "player_b_id", "result"))
@@ -123,12 +121,7 @@ def event_metagame(event: Event) -> tuple[Metagame, dict[int, str]]:
 
 def overlay_round(event: Event) -> Round | None:
     """The newest round the public sees."""
-    return (
-        Round.objects.filter(event=event)
-        .exclude(status=Round.Status.PAIRED)
-        .order_by("-number")
-        .first()
-    )
+    return Round.objects.filter(event=event).public().order_by("-number").first()
 
 
 def feature_table(event: Event) -> int | None:
@@ -223,7 +216,7 @@ def player_rounds(registration: Registration, *, published_only: bool) -> list[d
                 after[snap.round_number] = row
     matches = (
         Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
-        .exclude(round__status=Round.Status.PAIRED)
+        .in_public_rounds()
         .select_related("round", "player_a__player", "player_b__player")
         .order_by("round__number")
     )

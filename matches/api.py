@@ -31,14 +31,6 @@ def _visible_event(user, event_id) -> Event:
     )
 
 
-def _visible(user, round_: Round) -> bool:
-    """A round (and its matches) is seen when its event is and it is published, or by
-    the event's staff."""
-    if permissions.can(user, round_.event, "view-private"):
-        return True
-    return round_.is_public and permissions.can_view_event(user, round_.event)
-
-
 class GameSerializer(serializers.ModelSerializer):
     replay_of = serializers.PrimaryKeyRelatedField(read_only=True)
 
@@ -123,12 +115,12 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
         if not self.request.user.is_authenticated:
-            return qs.exclude(status=Round.Status.PAIRED)
+            return qs.public()
         return qs
 
     def get_object(self):
         round_ = super().get_object()
-        if not _visible(self.request.user, round_):
+        if not selectors.can_view_round(self.request.user, round_):
             raise NotFound()
         return round_
 
@@ -137,7 +129,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         the event and served from the shared cache (`matches.page_cache`), with an ETag."""
         head = get_object_or_404(Round.objects.select_related("event"), pk=pk)
         staff = permissions.can(request.user, head.event, "view-private")
-        if not _visible(request.user, head):
+        if not selectors.can_view_round(request.user, head):
             raise NotFound()
         if staff:
             return Response(RoundSerializer(self.get_queryset().get(pk=head.pk)).data)
@@ -216,7 +208,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         match = self.get_object()
-        if not _visible(request.user, match.round):
+        if not selectors.can_view_round(request.user, match.round):
             raise NotFound()
         data = MatchSerializer(match).data
         if permissions.can(request.user, match.round.event, "view-private"):

@@ -7,7 +7,6 @@ from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -50,7 +49,9 @@ def _load_match(request, match_id: int) -> Match:
         pk=match_id,
     )
     require_visible(request, match.round.event)
-    if not match.round.is_public and not is_staff(request, match.round.event):
+    if not selectors.can_view_round(
+        request.user, match.round, staff=is_staff(request, match.round.event)
+    ):
         raise Http404("This round is not published yet.")
     return match
 
@@ -88,12 +89,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     names = names_of(match)
     side = _side(request, match)
     games = selectors.match_games(match)
-    can_report = (
-        side is not None
-        and not match.is_bye
-        and match.round.is_public
-        and match.status != Match.Status.FINAL
-    )
+    can_report = services.can_report(match, request.user)
     reports, my_report, their_report = [], None, None
     if side is not None or staff:
         for report in match.reports.filter(superseded=False).select_related("reported_by"):
@@ -190,9 +186,11 @@ def match_report(request, match_id: int):
     """A player reports their match: one tap (best of 1), game by game, or confirming the
     opponent's report."""
     match = _load_match(request, match_id)
+    # The service's rule (a repeated report after the result stands is answered by it).
+    if (refusal := services.report_refusal(match, request.user, retry=True)) is not None:
+        show_error(request, refusal)
+        return redirect("match-detail", match.pk)
     side = _side(request, match)
-    if side is None:
-        raise PermissionDenied("You can only report your own match.")
     mode = request.POST.get("mode", "games")
     form = None
     if mode == "confirm":
