@@ -16,10 +16,13 @@ MAX_DECKLIST_CHARS = MAX_PASTE_CHARS
 
 
 class AnonymousDeckCheckThrottle(AnonRateThrottle):
-    """Anonymous callers of the public deck check: `rate` requests per IP address (signed-in
-    users are not limited). A check of the largest accepted paste costs a few milliseconds;
-    the limit keeps one client from occupying the web workers all the same. Counts live in
-    Django's default cache (per process with the local-memory cache)."""
+    """Anonymous callers of the public deck check, on the API and the page together: `rate`
+    requests per client address (signed-in users are not limited). The address is the
+    client's as the proxy configuration defines it: DRF reads `REMOTE_ADDR`, which
+    `config.client_address` has set from `TRUSTED_PROXY_COUNT`, never a forged
+    `X-Forwarded-For`. A check of the largest accepted paste costs a few milliseconds; the
+    limit keeps one client from occupying the web workers all the same. Counts live in
+    Django's default cache (Redis in production: shared by every web process)."""
 
     scope = "deck-check"
     rate = "30/min"
