@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django import forms
 from django.shortcuts import render
-
 from rest_framework.exceptions import Throttled
 
 from .api import MAX_DECKLIST_CHARS, AnonymousDeckCheckThrottle
