@@ -112,7 +112,9 @@ def test_a_rolled_back_change_records_no_delivery(make_event, staff):
         paused_at=timezone.now(),
     )
     with pytest.raises(RuntimeError), transaction.atomic():
-        match_services.pair_next_round(event=event, by_user=staff)
+        # Announced when the round is public (a paired round is staff's only).
+        round_ = match_services.pair_next_round(event=event, by_user=staff)
+        match_services.publish_round(round_=round_, by_user=staff)
         assert WebhookDelivery.objects.count() == 1
         raise RuntimeError("the change fails after the hook")
     assert WebhookDelivery.objects.count() == 0
