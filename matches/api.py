@@ -246,7 +246,10 @@ class MatchViewSet(viewsets.GenericViewSet):
 class StandingsRowSerializer(serializers.Serializer):
     registration = serializers.IntegerField()
     player = serializers.CharField()
-    player_id = serializers.CharField()
+    player_id = serializers.CharField(
+        help_text="The Play! Pokémon ID: shown to the event's staff and on the player's own "
+        'row, "" to everyone else'
+    )
     division = serializers.CharField()
     rank = serializers.IntegerField()
     points = serializers.IntegerField()
@@ -278,10 +281,9 @@ def event_standings(request, event_id: int):
         return Response(
             {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
         )
+    staff = permissions.can(request.user, event, "view-private")
     snapshot = selectors.latest_standings_head(
-        event,
-        int(round_number) if round_number else None,
-        published_only=not permissions.can(request.user, event, "view-private"),
+        event, int(round_number) if round_number else None, published_only=not staff
     )
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})
@@ -291,6 +293,7 @@ def event_standings(request, event_id: int):
     if rows is None:
         rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
         cache.set(key, rows, timeout=page_cache.FRAGMENT_TIMEOUT)
+    rows = selectors.standings_rows_for(request.user, event, rows, staff=staff)
     return Response({"round": snapshot.round_number, "version": snapshot.version,
                      "published": snapshot.published, "computed_at": snapshot.computed_at,
                      "rows": rows})  # fmt: skip

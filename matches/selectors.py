@@ -72,6 +72,21 @@ def visible_rounds(event: Event, *, staff: bool) -> QuerySet[Round]:
     return rounds if staff else rounds.public()
 
 
+def standings_rows_for(user, event: Event, rows: list[dict], *, staff: bool) -> list[dict]:
+    """Standings rows as `user` may read them: Play! Pokémon IDs (minors' among them) only
+    where the site shows them, to the event's staff (`staff`: `can(user, event,
+    "view-private")`) and to each player on their own row; "" elsewhere (the public
+    standings page shows none)."""
+    if staff:
+        return rows
+    own: set[int] = set()
+    if user is not None and user.is_authenticated:
+        own = set(
+            Registration.objects.filter(event=event, player__user=user).values_list("pk", flat=True)
+        )
+    return [row if row.get("registration") in own else {**row, "player_id": ""} for row in rows]
+
+
 def can_view_round(user, round_: Round, *, staff: bool | None = None) -> bool:
     """The one question "may `user` see this round (its pairings, matches, results)?", for
     pages, API and webhooks alike: the event's staff always; anyone else when they may see
