@@ -74,8 +74,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Cache, static files and production server (see the block below).
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Security (production): oversized bodies refused before anything reads them; the CSP.
+    # Security (production): oversized bodies and NUL in paths or queries refused before
+    # anything reads them; the CSP.
     "config.limits.RequestBodyLimitMiddleware",
+    "config.limits.RefuseNulMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
     "csp.middleware.CSPMiddleware",

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from league import permissions
 from league.models import Event
+from league.params import parse_id, parse_number
 
 from . import page_cache, selectors, services
 from .models import Game, Match, ResultChange, Round, StandingsSnapshot
@@ -145,8 +146,8 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(parameters=[OpenApiParameter("event", int, required=True)])
     def list(self, request):
-        event_id = request.query_params.get("event", "")
-        if not event_id.isdigit():
+        event_id = parse_id(request.query_params.get("event"))
+        if event_id is None:
             return Response(
                 {"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST
             )
@@ -276,15 +277,14 @@ def event_standings(request, event_id: int):
     """The latest standings snapshot (or `?round=N`). Only published standings are shown
     to players and anonymous users; staff also see the live, unpublished ones."""
     event = _visible_event(request.user, event_id)
-    round_number = request.query_params.get("round", "")
-    if round_number and not round_number.isdigit():
+    raw_round = request.query_params.get("round", "")
+    round_number = parse_number(raw_round, lo=1)
+    if raw_round and round_number is None:
         return Response(
             {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
         )
     staff = permissions.can(request.user, event, "view-private")
-    snapshot = selectors.latest_standings_head(
-        event, int(round_number) if round_number else None, published_only=not staff
-    )
+    snapshot = selectors.latest_standings_head(event, round_number, published_only=not staff)
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})
     # A snapshot's rows change only with its computed_at: kept in the cache under both.

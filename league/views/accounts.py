@@ -18,6 +18,7 @@ from rules.errors import DomainError
 from .. import notify, services, tokens
 from ..forms import ProfileForm, SignupForm
 from ..models import Division, Season
+from ..params import parse_id
 from ..view_helpers import safe_next, show_error
 
 
@@ -121,10 +122,8 @@ def profile(request, new_key: str = ""):
 def profile_tokens(request):
     """Create a personal API token (its key is shown once, on this answer) or revoke one."""
     if "revoke" in request.POST:
-        token_id = request.POST["revoke"]
-        if token_id.isdigit() and tokens.revoke_api_token(
-            user=request.user, token_id=int(token_id)
-        ):
+        token_id = parse_id(request.POST["revoke"])
+        if token_id is not None and tokens.revoke_api_token(user=request.user, token_id=token_id):
             messages.success(request, "Token revoked: scripts using it are refused from now on.")
         return redirect("profile")
     try:

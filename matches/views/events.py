@@ -14,6 +14,7 @@ from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
 from league.models import Division, Event, Registration
+from league.params import parse_number
 from league.view_helpers import (
     get_event,
     is_staff,
@@ -125,10 +126,11 @@ def chosen_snapshot(
     """The latest standings the viewer may see, or those of round `?round=N` (404 when it
     has none)."""
     wanted = request.GET.get("round", "")
-    if wanted and not wanted.isdigit():
+    number = parse_number(wanted, lo=1)
+    if wanted and number is None:
         raise Http404("No such round.")
     read = selectors.latest_standings if rows else selectors.latest_standings_head
-    snapshot = read(event, int(wanted) if wanted else None, published_only=not staff)
+    snapshot = read(event, number, published_only=not staff)
     if wanted and snapshot is None:
         raise Http404("No standings for that round.")
     return snapshot

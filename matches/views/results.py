@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from league.params import parse_number
 from league.view_helpers import (
     back,
     can,
@@ -68,8 +69,8 @@ def _rows(match: Match, data=None) -> int:
     posted (a staff correction may list a longer chain)."""
     rows = match.round.event.best_of + 2
     if data is not None:
-        posted = [int(k[5:]) for k in data if k.startswith("game_") and k[5:].isdigit()]
-        rows = max([rows, *posted])
+        posted = [parse_number(k[5:]) for k in data if k.startswith("game_")]
+        rows = max([rows, *(n for n in posted if n is not None)])
     return min(rows, MAX_ROWS)
 
 
@@ -100,8 +101,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 my_report = entry
             elif side is not None:
                 their_report = entry
-    sudden_death = request.GET.get("sudden_death", "0")
-    sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
+    sudden_death = min(parse_number(request.GET.get("sudden_death")) or 0, MAX_SUDDEN_DEATH)
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
         games_form = PlayerGamesForm(side=side, rows=_rows(match), **options)
@@ -274,10 +274,11 @@ GRID_PAGE = 200
 
 def _table_range(text: str) -> tuple[int, int] | None:
     lo, _, hi = text.replace("–", "-").partition("-")
-    if not lo.strip().isdigit():
+    lo_n = parse_number(lo.strip())
+    if lo_n is None:
         return None
-    lo_n = int(lo)
-    hi_n = int(hi) if hi.strip().isdigit() else lo_n
+    hi_n = parse_number(hi.strip())
+    hi_n = lo_n if hi_n is None else hi_n
     return (lo_n, hi_n) if lo_n <= hi_n else (hi_n, lo_n)
 
 
