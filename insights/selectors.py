@@ -4,7 +4,7 @@ and the API.
 What the public sees of decks follows `league.permissions.decklists_are_public`: the
 overlay (an OBS browser source, usually anonymous) and the metagame show archetypes and
 lists only once the event's lists are public, whoever asks; staff may preview the
-metagame before that (`can_preview`).
+metagame before that (`metagame_shown`: the staff who check decks, not scorekeepers).
 """
 
 from __future__ import annotations
@@ -103,12 +103,10 @@ def final_results(event: Event, *, before_round: int | None = None) -> list[tupl
     return list(qs.values_list("player_a_id", "player_b_id", "result"))
 
 
-def can_preview(user, event: Event) -> bool:
-    return permissions.can(user, event, "view-private")
-
-
 def metagame_shown(user, event: Event) -> bool:
-    return permissions.decklists_are_public(event) or can_preview(user, event)
+    """The metagame reads every list: shown under the decklist rule for all of them
+    (`permissions.can_view_all_decklists`: public lists, or the staff who check decks)."""
+    return permissions.can_view_all_decklists(user, event)
 
 
 def event_metagame(event: Event) -> tuple[Metagame, dict[int, str]]:
