@@ -190,6 +190,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "league@localhost")
+# How long an e-mail's one-click unsubscribe link works (notifications/unsubscribe.py).
+UNSUBSCRIBE_LINK_DAYS = int(os.environ.get("UNSUBSCRIBE_LINK_DAYS", "90"))
 # Links in e-mails are made absolute with this.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
