@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
@@ -132,4 +133,7 @@ def profile_tokens(request):
         show_error(request, exc)
         return redirect("profile")
     request.method = "GET"
-    return profile(request, new_key=key)
+    response = profile(request, new_key=key)
+    # The key is on this answer only: no browser or proxy may keep a copy of it.
+    add_never_cache_headers(response)
+    return response
