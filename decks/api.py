@@ -3,41 +3,13 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
-from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 
 from .models import Card, Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
-
-MAX_DECKLIST_CHARS = MAX_PASTE_CHARS
-
-
-class AnonymousDeckCheckThrottle(AnonRateThrottle):
-    """Anonymous callers of the public deck check, on the API and the page together: `rate`
-    requests per client address (signed-in users are not limited). The address is the
-    client's as the proxy configuration defines it: DRF reads `REMOTE_ADDR`, which
-    `config.client_address` has set from `TRUSTED_PROXY_COUNT`, never a forged
-    `X-Forwarded-For`. A check of the largest accepted paste costs a few milliseconds; the
-    limit keeps one client from occupying the web workers all the same. Counts live in
-    Django's default cache (Redis in production: shared by every web process)."""
-
-    scope = "deck-check"
-    rate = "30/min"
-
-    def allow_request(self, request, view):
-        if super().allow_request(request, view):
-            return True
-        # DRF adds "Expected available in N seconds." and the Retry-After header.
-        raise Throttled(
-            wait=self.wait(),
-            detail=(
-                f"Too many deck checks from this address: at most {self.num_requests} a "
-                f"minute without signing in (signed-in players are not limited)."
-            ),
-        )
+from .throttle import AnonymousDeckCheckThrottle
 
 
 class CardSerializer(serializers.ModelSerializer):
@@ -90,11 +62,11 @@ class VerdictSerializer(serializers.Serializer):
 
 class DecklistInputSerializer(serializers.Serializer):
     decklist_text = serializers.CharField(
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         trim_whitespace=False,
         error_messages={
             "max_length": (
-                f"The decklist is too long: a paste may hold at most {MAX_DECKLIST_CHARS:,} "
+                f"The decklist is too long: a paste may hold at most {MAX_PASTE_CHARS:,} "
                 f"characters. Paste one decklist, one card per line."
             )
         },

@@ -11,9 +11,10 @@ from django import forms
 from django.shortcuts import render
 from rest_framework.exceptions import Throttled
 
-from .api import MAX_DECKLIST_CHARS, AnonymousDeckCheckThrottle
 from .models import Format
+from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
+from .throttle import AnonymousDeckCheckThrottle
 
 
 def verdict_dict(verdict) -> dict:
@@ -60,7 +61,7 @@ class CheckForm(forms.Form):
     decklist_text = forms.CharField(
         label="Decklist",
         widget=forms.Textarea(attrs={"spellcheck": "false"}),
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         strip=False,
         error_messages={"required": "Paste your decklist: the text is empty."},
     )

@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
-from league import tokens
+from league.services import tokens
 from matches import services
 from tests.factories import (
     EventFactory,

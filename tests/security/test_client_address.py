@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 
 from config.client_address import client_ip
-from decks.api import AnonymousDeckCheckThrottle
+from decks.throttle import AnonymousDeckCheckThrottle
 from tests.factories import EventFactory, sample_cards
 
 from .conftest import https_client

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from league.tokens import create_api_token, revoke_api_token
+from league.services.tokens import create_api_token, revoke_api_token
 from tests.factories import EventFactory, RegistrationFactory
 
 from .conftest import HTTPS
