@@ -47,6 +47,10 @@ def service_worker(request):
 
 @require_safe
 def manifest(request):
+    """The web manifest. A HEAD answers with the headers only: the venue script asks it for
+    the current `X-Viewer` before sending what waits on the phone."""
+    if request.method == "HEAD":
+        return HttpResponse(content_type="application/manifest+json")
     response = JsonResponse(
         {
             "name": "Pokémon TCG League",

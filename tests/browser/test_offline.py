@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "venue-pass-123"
 PHONE = {"width": 360, "height": 740}
+KEPT = """caches.open("venue-pages-v1").then(c => c.keys()).then(ks => ks.map(r => r.url))"""
 FETCHED = re.compile(r"Offline: this is the copy fetched at \d\d:\d\d")
 
 
@@ -79,6 +80,11 @@ def test_a_player_reads_and_reports_offline_and_the_report_arrives_once(
     controlled(page, pairings)
     page.goto(match_page)
     expect(page.locator("#report")).to_be_visible()
+    # Only those pages are kept: never an API answer (nor /events/<id>/me.json).
+    page.evaluate(f"fetch('/api/matches/{match.pk}/').then(r => r.json())")
+    page.evaluate(f"fetch('/events/{event.pk}/me.json').then(r => r.status)")
+    kept = page.evaluate(KEPT)
+    assert sorted(kept) == sorted([pairings, match_page]), kept
 
     context.set_offline(True)
     page.goto(pairings)
