@@ -143,7 +143,8 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
         sheet.text(
             left,
             line,
-            "Both won at once? Won both ways: [ ] A  [ ] B  [ ] neither",
+            f"Both won at once? Won both ways: [ ] {_first(slip.a_name)}  "
+            f"[ ] {_first(slip.b_name)}  [ ] neither",
             size=7.5,
             width=inner,
         )
@@ -167,3 +168,8 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
         sx = left + i * (half + 4)
         pdf.line(sx, foot - 4, sx + half, foot - 4)
         sheet.text(sx, foot, f"Signature: {name}", size=7, color=MUTED, width=half)
+
+
+def _first(name: str) -> str:
+    """A player's first name, to tick on the slip."""
+    return (name.split() or [name])[0][:14]

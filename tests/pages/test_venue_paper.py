@@ -195,7 +195,7 @@ def test_a_slip_asks_what_the_rules_ask():
         "G1",
         "G2",
         "G3",
-        "Won both ways",
+        "Won both ways: [ ] Ash [ ] Misty [ ] neither",
         "Sudden death: a new game with 1 Prize card.",
         "Signature: Ash Ketchum",
         "Signature: Misty Waterflower",
