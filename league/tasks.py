@@ -50,3 +50,13 @@ def notify_deck_verdict(submission_id: int) -> int:
         .first()
     )
     return deck_verdict_notification(submission) if submission else 0
+
+
+@shared_task(name="league.send_password_reset")
+def send_password_reset(user_id: int, domain: str, site_name: str, use_https: bool) -> bool:
+    """Send a password-reset link (recorded by the reset page through the outbox)."""
+    from . import services
+
+    return services.send_password_reset(
+        user_id=user_id, domain=domain, site_name=site_name, use_https=use_https
+    )

@@ -59,8 +59,9 @@ class Kind:
     created_field: str | None = None
     #: Ids per task: 1 sends `task(id)`, more send `task([ids])`.
     batch: int = 1
-    #: Most rows one relay run dispatches.
+    #: Most rows one relay run dispatches, and in which order.
     relay_limit: int = 1000
+    relay_order: tuple[str, ...] = ("pk",)
     #: Whether a claim takes only rows already due (a task may arrive before its row is).
     claim_only_due: bool = False
     #: Whether a claim passes over a row another transaction holds instead of waiting.

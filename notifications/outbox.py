@@ -165,6 +165,9 @@ TASKS = leases.register(
         lease_field="leased_until",
         attempts_field="attempts",
         dispatched_field="dispatched_at",
+        # Earliest due first: a standings run that publishes a round must not be overtaken
+        # by a plain recompute recorded before it (which would publish without the notice).
+        relay_order=("due_at", "id"),
     )
 )
 
@@ -267,7 +270,8 @@ def relay(kinds: Sequence[leases.Kind] | None = None) -> dict:
     for kind in kinds:
         if kind.before_relay is not None:
             kind.before_relay()
-        ids = list(leases.due(kind).order_by("pk").values_list("pk", flat=True)[: kind.relay_limit])
+        due = leases.due(kind).order_by(*kind.relay_order)
+        ids = list(due.values_list("pk", flat=True)[: kind.relay_limit])
         for start in range(0, len(ids), kind.batch):
             chunk = ids[start : start + kind.batch]
             what = f"{kind.name} {_named(chunk)}"
