@@ -53,10 +53,11 @@ def notify_deck_verdict(submission_id: int) -> int:
 
 
 @shared_task(name="league.send_password_reset")
-def send_password_reset(user_id: int, domain: str, site_name: str, use_https: bool) -> bool:
-    """Send a password-reset link (recorded by the reset page through the outbox)."""
+def send_password_reset(email: str, domain: str, site_name: str, use_https: bool) -> int:
+    """Send the password-reset links of an address (recorded by the reset page through the
+    outbox, known address or not)."""
     from . import services
 
     return services.send_password_reset(
-        user_id=user_id, domain=domain, site_name=site_name, use_https=use_https
+        email=email, domain=domain, site_name=site_name, use_https=use_https
     )

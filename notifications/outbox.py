@@ -19,6 +19,7 @@ that is merely slow.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -95,9 +96,15 @@ def on_commit_dispatch(send: Callable[[], object], what: str) -> None:
 
 
 def task_named(name: str, app=None):
-    """The registered Celery task called `name` (in a web process the apps' task modules
-    load lazily: they are imported on first use)."""
+    """The registered Celery task called `name`. In a web process the apps' task modules
+    load lazily: `<app>.<task>` is looked for in `<app>/tasks.py` (the house's naming),
+    then in every app's."""
     app = app or current_app
+    if name not in app.tasks:
+        try:
+            importlib.import_module(f"{name.partition('.')[0]}.tasks")
+        except ImportError:
+            pass
     if name not in app.tasks:
         app.loader.import_default_modules()
     return app.tasks[name]
