@@ -19,6 +19,7 @@ that is merely slow.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import time
@@ -101,10 +102,8 @@ def task_named(name: str, app=None):
     then in every app's."""
     app = app or current_app
     if name not in app.tasks:
-        try:
+        with contextlib.suppress(ImportError):
             importlib.import_module(f"{name.partition('.')[0]}.tasks")
-        except ImportError:
-            pass
     if name not in app.tasks:
         app.loader.import_default_modules()
     return app.tasks[name]
