@@ -157,13 +157,17 @@ def test_send_again_and_the_relay_never_start_a_second_attempt_during_a_live_one
 
 
 def test_a_failure_is_counted_while_a_transaction_recording_deliveries_is_open(
-    league, staff, allow_local, settings
+    league, league_event, staff, allow_local, settings
 ):
-    """Issue 27: a TOM import (any transaction that emits deliveries) holds a key-share lock
-    on the endpoint's row until it commits; the worker used to lock that row for update to
-    count a failure and pause the URL, and the two deadlocked. Now counting and pausing is
-    one conditional UPDATE, which that lock does not block: the worker records its failure
-    and pauses the URL while the importing transaction is still open."""
+    """Issue 27: a TOM import locks its event with `select_related("season__league")`, so
+    the league's row too, and records deliveries (a key-share lock on each endpoint row
+    through the foreign key). The worker counting a failure used to lock the endpoint and
+    its league for update: it took the endpoint, waited for the league, and the import's
+    next delivery waited for the endpoint: a deadlock, one side rolled back. Now counting
+    and pausing is one conditional UPDATE of the endpoint alone, which neither lock blocks:
+    the worker records its failure and pauses the URL while the import is still open."""
+    from league.models import Event
+
     settings.WEBHOOK_PAUSE_AFTER_FAILURES = 1  # the failure pauses the URL: the whole path
     with Receiver(always_fail=True) as receiver:
         endpoint = endpoint_for(league, staff, receiver.url)
@@ -173,6 +177,10 @@ def test_a_failure_is_counted_while_a_transaction_recording_deliveries_is_open(
         def importer():
             try:
                 with transaction.atomic():
+                    # As `tom.services` locks the event it imports into.
+                    Event.objects.select_for_update().select_related("season__league").get(
+                        pk=league_event.pk
+                    )
                     for number in (1, 2):
                         services.emit(
                             league=league,
@@ -181,27 +189,28 @@ def test_a_failure_is_counted_while_a_transaction_recording_deliveries_is_open(
                             data={"round": number},
                         )
                         recorded.set()
-                        finish.wait(15)  # open until the worker has counted its failure
+                        time.sleep(1.5)  # the worker meanwhile fails and counts it
+                    finish.wait(15)  # open until the worker is done
             finally:
                 recorded.set()
 
         holder = in_thread(importer)
         assert recorded.wait(10)
         with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = '5s'")  # the old lock pair: an error, not a hang
+            cursor.execute("SET lock_timeout = '10s'")  # a lock wait: an error, not a hang
         try:
             attempt = services.deliver(failing.pk)
-            still_open = holder.is_alive()
+            still_open = holder.is_alive() and not finish.is_set()
         finally:
             with connection.cursor() as cursor:
                 cursor.execute("RESET lock_timeout")
             finish.set()
             holder.join(30)
-    assert "error" not in holder.box, holder.box.get("error")
+    assert "error" not in holder.box, holder.box.get("error")  # no deadlock on its side
     assert attempt.outcome == "paused" and still_open
     endpoint.refresh_from_db()
     assert endpoint.is_paused and "1 failed attempts" in endpoint.paused_reason
-    assert endpoint.deliveries.count() == 3  # the importer's two, committed after
+    assert endpoint.deliveries.count() == 3  # the import's two, committed after
 
 
 def test_the_tasks_retry_beyond_celerys_default_of_three(league, staff, allow_local, settings):
