@@ -206,13 +206,12 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     separate = event.division_mode == Event.DivisionMode.SEPARATE
     cut = Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
     out = []
-    for pod in event_pods(event):
-        swiss_order = [
-            r["registration"] for r in rows if not pod.key or r["division"] in pod.divisions
-        ]
+    # A bracket a pod, or a division of an age-modified pod (`Pod.cut_groups`).
+    for key, divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
+        swiss_order = [r["registration"] for r in rows if not key or r["division"] in divisions]
         seed_of = {reg: i for i, reg in enumerate(swiss_order)}
         by_round: dict[int, list[Match]] = {}
-        for m in cut.filter(division=pod.key).order_by("round__number", "table"):
+        for m in cut.filter(division=key).order_by("round__number", "table"):
             by_round.setdefault(m.round_id, []).append(m)
         placed: list[int] = []
         for k, ms in enumerate(reversed(list(by_round.values()))):
