@@ -219,7 +219,8 @@ def match_report(request, match_id: int):
         if other is None:
             messages.error(request, "Your opponent has not reported yet.")
             return redirect("match-detail", match.pk)
-        payload = {key: other.payload.get(key) for key in ("games", "at_time", "intentional_draw")}
+        keys = ("games", "at_time", "intentional_draw", "extra_turns")
+        payload = {key: other.payload.get(key) for key in keys}
     elif mode == "quick":
         quick = QuickReportForm(request.POST)
         if not quick.is_valid():
