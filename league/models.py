@@ -178,6 +178,12 @@ class Event(models.Model):
     days = models.PositiveSmallIntegerField(
         choices=[(1, "One day"), (2, "Two days (day 2 by match points)")], default=1
     )
+    day1_rounds = models.PositiveSmallIntegerField(
+        "Swiss rounds on day 1",
+        null=True,
+        blank=True,
+        help_text="Two-day events (empty: two thirds of the Swiss rounds, rounded up)",
+    )
 
     class DecklistsOpen(models.TextChoices):
         NEVER = "never", "Never (private)"
@@ -278,6 +284,9 @@ class Registration(models.Model):
     # Written by `matches.services` as it pairs the top cut's first round (as
     # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
     in_top_cut = models.BooleanField(default=False, editable=False)
+    # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
+    # below the edition's match points and finishes with their day-1 standing.
+    finished_on_day_one = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["registered_at", "id"]

@@ -253,6 +253,12 @@ def two_day_structure(attendance: int, rounds: int, cut: int, two_day: TwoDay) -
     return rounds, cut
 
 
+def day_one_rounds(total: int) -> int:
+    """The site's default split of a two-day event's Swiss rounds: two thirds on day 1,
+    rounded up (the organiser may set another; the sources give no figure)."""
+    return max(1, -(-2 * total // 3))
+
+
 def age_modified_pods(counts: Mapping[str, int], *, minimum: int) -> list[tuple[str, ...]]:
     """Pods of age-modified Swiss: a division with fewer than `minimum` players is paired
     with the next older one (the oldest, when small, with the next younger), each division

@@ -23,7 +23,8 @@ from ..models import (
 )
 from .common import ACTIVE, _lock_event, _require, _user, winner_of
 from .standings import finish_event, request_standings, standings_rows
-from .structure import Pod, event_pods
+from .structure import Pod, day_one_of, event_pods
+from .two_day import cut_to_day_two
 
 # --- pairing ------------------------------------------------------------------------
 
@@ -51,8 +52,10 @@ def _pairing_players(event: Event, divisions: tuple[str, ...] | None) -> list[sw
         opponents[b].append(str(a))
     players = []
     for reg in regs:
-        active = reg.status in ACTIVE and (
-            not event.require_check_in or reg.status == Registration.Status.CHECKED_IN
+        active = (
+            reg.status in ACTIVE
+            and (not event.require_check_in or reg.status == Registration.Status.CHECKED_IN)
+            and not reg.finished_on_day_one
         )
         players.append(
             swiss.PairingPlayer(
@@ -113,6 +116,8 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     matches: list[Match] = []
     rematches = pair_downs = 0
     for pod in pods:
+        if day_one_of(event, pod) == number - 1:
+            cut_to_day_two(event, pod)
         players = _pairing_players(event, pod.divisions if pod.key else None)
         if sum(1 for p in players if not p.dropped) < 2:
             if pod.key:
@@ -183,9 +188,9 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
         played = _pod_cut_rounds(event, key)
         if not played:
             active = set(
-                Registration.objects.filter(event=event, status__in=ACTIVE).values_list(
-                    "pk", flat=True
-                )
+                Registration.objects.filter(
+                    event=event, status__in=ACTIVE, finished_on_day_one=False
+                ).values_list("pk", flat=True)
             )
             rows = standings_rows(event) if rows is None else rows
             seeds = [str(reg) for reg in _pod_order(rows, key, divisions) if reg in active][:cut]
@@ -397,7 +402,7 @@ def _event_complete(event: Event) -> bool:
 
 
 def _seedable(event: Event, key: str, divisions: tuple[str, ...]) -> bool:
-    active = Registration.objects.filter(event=event, status__in=ACTIVE)
+    active = Registration.objects.filter(event=event, status__in=ACTIVE, finished_on_day_one=False)
     if key:
         active = active.filter(division__in=divisions)
     return active.count() >= 2

@@ -23,6 +23,7 @@ from ..models import (
 )
 from .common import require_tournament, winner_of
 from .structure import event_pods
+from .two_day import frozen_on_day_one
 
 #: How long a standings request waits on the broker, gathering the results that follow it.
 STANDINGS_COALESCE_SECONDS = 1
@@ -82,6 +83,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     records = selectors.match_records(event, through_round=through_round)
     # A drop after a later round is not yet a drop (the engine ignores it).
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
+    day_one = frozen_on_day_one(event, regs.values())  # two-day events: frozen at day 1
+    dropped = {**day_one, **dropped}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
     late = {
@@ -117,6 +120,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                 "division": reg.division, "rank": rank, "points": s.points, "record": s.record,
                 "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
             })  # fmt: skip
+            if s.id in day_one:
+                rows[-1].update(dropped=bool(reg.dropped_after_round), day_one_only=True)
     return rows
 
 

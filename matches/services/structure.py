@@ -33,7 +33,7 @@ from django.db.models import Q
 from league.editions import event_edition
 from league.models import Division, Event, Registration
 from rules import divisions as age
-from rules.editions import age_modified_pods, two_day_structure
+from rules.editions import age_modified_pods, day_one_rounds, two_day_structure
 from rules.scoring import structure_for, table_from_rows
 
 from ..models import Match, Round
@@ -190,6 +190,14 @@ def _age_modified_pods(event: Event, counts: Counter, present: set[str], table, 
         key = age.pod_key(divisions)
         pods.append(Pod(key, divisions, attendance, rounds, cut, reason=reason, own_cuts=own))
     return pods
+
+
+def day_one_of(event: Event, pod: Pod) -> int | None:
+    """How many of the pod's Swiss rounds are played on day 1 of a two-day event (None for
+    a one-day event): the organiser's `Event.day1_rounds`, else two thirds."""
+    if event.days != 2:
+        return None
+    return min(event.day1_rounds or day_one_rounds(pod.rounds), pod.rounds)
 
 
 def pod_of(pods: list[Pod], division: str) -> Pod | None:

@@ -5,7 +5,8 @@
   table or by name) and the projector;
 - `results`: the match page and its report and result forms, the staff's results grid;
 - `exports`: standings CSV, event JSON, printable decklists;
-- `players`: the player's own events and history (and the "your match" card).
+- `players`: the player's own events and history (and the "your match" card);
+- `why`: "why am I 9th?", one player's standing explained.
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look (`league.view_helpers`), call
@@ -19,6 +20,7 @@ from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, eve
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector
+from .why import standing_why
 
 __all__ = [
     "deck_sheet_pdf",
@@ -39,4 +41,5 @@ __all__ = [
     "round_pairings",
     "round_projector",
     "round_results",
+    "standing_why",
 ]

@@ -228,7 +228,10 @@ def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
         for row in rows
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
-    return render_to_string("matches/_standings_table.html", {"groups": groups})
+    return render_to_string(
+        "matches/_standings_table.html",
+        {"groups": groups, "event_id": event.pk, "round_number": snapshot.round_number},
+    )
 
 
 def event_bracket(request, event_id: int):
