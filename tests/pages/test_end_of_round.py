@@ -39,7 +39,7 @@ def source(key: str) -> str:
 
 
 def running_round(make_event, staff, day, **fields):
-    event, regs = make_event(
+    event, _regs = make_event(
         players=4, starts_at=on(day), rule_edition=None, swiss_rounds=1, top_cut=2, **fields
     )
     round_ = services.pair_next_round(event=event, by_user=staff)
@@ -60,7 +60,7 @@ def test_october_2025_one_extra_turn_then_a_draw(client, make_event, staff):
         "end of round, Swiss: one extra turn after time, a 10-minute overtime clock, a draw "
         "when there is no winner" in source("2025-09")
     )
-    event, round_, match = running_round(make_event, staff, dt.date(2025, 10, 1))
+    event, _round, match = running_round(make_event, staff, dt.date(2025, 10, 1))
     client.force_login(match.player_a.player.user)
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
     assert "one extra turn, on a 10-minute overtime clock" in page  # the match card
@@ -113,7 +113,7 @@ def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(client, m
 
 
 def test_the_older_rules_keep_sudden_death_in_the_top_cut(client, make_event, staff):
-    event, regs = make_event(players=2, swiss_rounds=1, top_cut=2)  # the site's older rules
+    event, _regs = make_event(players=2, swiss_rounds=1, top_cut=2)  # the site's older rules
     round_ = services.pair_next_round(event=event, by_user=staff)
     services.set_result(
         match=round_.matches.get(), by_user=staff, payload={"games": [{"outcome": "a"}]}
