@@ -98,7 +98,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
                   "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status", "decklists_open", "rule_edition", "days"]  # fmt: skip
+                  "require_check_in", "status", "decklists_open", "rule_edition", "days", "day1_rounds"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"

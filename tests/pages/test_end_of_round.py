@@ -132,3 +132,33 @@ def test_the_older_rules_keep_sudden_death_in_the_top_cut(client, make_event, st
     assert "sudden death" in answer.content.decode()
     cut.refresh_from_db()
     assert not cut.result
+
+
+def test_the_organiser_picks_an_edition_and_two_days_on_the_event_form(client, staff):
+    league = LeagueFactory(organisers=[staff])
+    SeasonFactory(league=league)
+    client.force_login(staff)
+    form = client.get(f"/leagues/{league.slug}/events/new/").content.decode()
+    assert "13 February 2026: the active player finishes" in form  # the editions to pick from
+    older = RuleEdition.objects.get(key="2025-09")
+    answer = client.post(
+        f"/leagues/{league.slug}/events/new/",
+        {
+            "name": "Regional",
+            "format": EventFactory.format.function().pk,
+            "starts_at": "2026-03-01T10:00",
+            "best_of": 3,
+            "round_minutes": 50,
+            "division_mode": "combined",
+            "sudden_death_prizes": 1,
+            "status": "registration",
+            "rule_edition": older.pk,
+            "days": 2,
+            "day1_rounds": 9,
+        },
+    )
+    assert answer.status_code == 302
+    page = client.get(answer.url).content.decode()
+    assert "1 September 2025: one extra turn" in page
+    assert "Chosen by the organiser (the event is on 1 March 2026)." in page
+    assert "Two days: day 2 for players with 19 match points or more" in page
