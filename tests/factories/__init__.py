@@ -18,6 +18,7 @@ from .league import (
     UserFactory,
     checked_in_players,
     make_staff,
+    site_rules_edition,
     standard_format,
     user_of,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "sample_cards",
     "sample_deck_text",
     "seat_round",
+    "site_rules_edition",
     "standard_format",
     "submit_list",
     "user_of",
