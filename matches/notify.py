@@ -10,6 +10,7 @@ from league.notify import notify_staff
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
+from .presenters import match_result_text
 
 
 def _name(reg) -> str:
@@ -84,6 +85,14 @@ def result_disputed(match: Match, *, report_id: int) -> int:
     )
 
 
+def _players(match: Match) -> list:
+    return [
+        reg
+        for reg in (match.player_a, match.player_b)
+        if reg is not None and reg.player.user_id is not None
+    ]
+
+
 def dispute_resolved(match: Match) -> int:
     change_count = match.changes.count()
     items = [
@@ -94,13 +103,33 @@ def dispute_resolved(match: Match) -> int:
                 :200
             ],
             body=f"The staff decided the result of your match at table {match.table}: "
-            f"{match.get_result_display()} ({match.a_game_wins}-{match.b_game_wins}).",
+            f"{match_result_text(match)}.",
             url=reverse("match-detail", args=[match.pk]),
         )
-        for reg in (match.player_a, match.player_b)
-        if reg is not None and reg.player.user_id is not None
+        for reg in _players(match)
     ]
     return notify(kind="dispute_resolved", items=items)
+
+
+def result_changed(match: Match, *, why: str = "") -> int:
+    """Both players: the staff changed a result that stood, or a penalty changed it (`why`
+    says which penalty, for whom). Keyed by the match's change count, so a retry sends
+    nothing twice."""
+    change_count = match.changes.count()
+    event = match.round.event
+    reason = f" {why.rstrip('.: ')}." if why else ""
+    items = [
+        NotificationItem(
+            recipient_id=reg.player.user_id,
+            key=f"changed:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
+            subject=f"{event.name}: your round {match.round.number} result changed"[:200],
+            body=f"The result of your match at table {match.table} is now "
+            f"{match_result_text(match)}.{reason}",
+            url=reverse("match-detail", args=[match.pk]),
+        )
+        for reg in _players(match)
+    ]
+    return notify(kind="result_changed", items=items)
 
 
 def standings_published(event: Event, round_number: int) -> int:
