@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from league.notify import notify_staff
+from league.wording import full_stop
 from notifications.services import NotificationItem, notify
 
 from .models import JudgeCall, Penalty
@@ -72,7 +73,7 @@ def penalty_issued(penalty: Penalty) -> int:
     where = f"round {penalty.round.number}, table {penalty.match.table}" if penalty.match else ""
     body = f"{penalty.label} for {penalty.get_infraction_display()}"
     body += f" ({where})" if where else ""
-    body += f": {penalty.note}" if penalty.note else "."
+    body = f"{body}: {full_stop(penalty.note)}" if penalty.note else full_stop(body)
     if penalty.result_changed:
         body += " It changed the match's result."
     return notify(

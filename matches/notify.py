@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from league.models import Event
 from league.notify import notify_staff
+from league.wording import full_stop
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
@@ -34,7 +35,7 @@ def pairings_published(round_: Round) -> int:
             else:
                 body = (
                     f"Round {round_.number} of {event.name}: table {m.table} against "
-                    f"{_name(other)}."
+                    + full_stop(_name(other))
                 )
             items.append(
                 NotificationItem(
@@ -103,7 +104,7 @@ def dispute_resolved(match: Match) -> int:
                 :200
             ],
             body=f"The staff decided the result of your match at table {match.table}: "
-            f"{match_result_text(match)}.",
+            + full_stop(match_result_text(match)),
             url=reverse("match-detail", args=[match.pk]),
         )
         for reg in _players(match)
@@ -124,7 +125,8 @@ def result_changed(match: Match, *, why: str = "") -> int:
             key=f"changed:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
             subject=f"{event.name}: your round {match.round.number} result changed"[:200],
             body=f"The result of your match at table {match.table} is now "
-            f"{match_result_text(match)}.{reason}",
+            + full_stop(match_result_text(match))
+            + reason,
             url=reverse("match-detail", args=[match.pk]),
         )
         for reg in _players(match)

@@ -97,3 +97,23 @@ def test_the_caller_is_told_who_took_the_call_and_when_it_closed(running, staff)
         "closed" in closed.subject and closed.body == "organiser closed your call: explained Iono"
     )
     assert inbox(match.player_a, "judge_call_taken") == []
+
+
+def test_a_name_ending_in_a_full_stop_ends_a_sentence_once(make_event, staff):
+    event, regs = make_event(players=2)
+    for reg, name in zip(regs, ("Brock H.", "Misty W."), strict=True):
+        reg.player.name = name
+        reg.player.save()
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    services.start_clock(round_=round_, by_user=staff)  # publishes: pairings are sent
+    bodies = list(
+        Notification.objects.filter(kind="pairings_published").values_list("body", flat=True)
+    )
+    assert len(bodies) == 2 and all(
+        body.endswith(("against Brock H.", "against Misty W.")) for body in bodies
+    )
+    match = round_.matches.get()
+    floor.issue_penalty(match=match, side="a", by_user=staff, infraction="procedural-minor",
+                        penalty="warning", note="Drew an extra card.")  # fmt: skip
+    [notice] = inbox(match.player_a, "penalty")
+    assert notice.body.endswith(": Drew an extra card.") and ".." not in notice.body
