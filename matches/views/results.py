@@ -37,7 +37,13 @@ from ..forms import (
     StaffResultForm,
 )
 from ..models import Match, ResultChange, Round
-from ..presenters import game_text, match_result_text, names_of, result_summary
+from ..presenters import (
+    game_text,
+    match_result_text,
+    names_of,
+    result_summary,
+    settles_top_cut,
+)
 
 
 def _load_match(request, match_id: int) -> Match:
@@ -136,7 +142,11 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "round": match.round,
             "names": names,
             "games": [
-                {"game": g, "text": game_text({"outcome": g.outcome, "reason": g.reason}, names)}
+                {
+                    "game": g,
+                    "text": game_text({"outcome": g.outcome, "reason": g.reason}, names),
+                    "sudden_death": settles_top_cut(g, match, event),
+                }
                 for g in games
             ],
             "result": match_result_text(match) if match.status == Match.Status.FINAL else "",

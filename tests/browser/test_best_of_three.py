@@ -18,9 +18,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_best_of_3_reported_2_1_from_two_phones(site, browser):
     organiser = user("cup-organiser")
     event = EventFactory(
-        name="League Cup", best_of=3,
+        name="League Cup",
+        best_of=3,
         season=SeasonFactory(league=LeagueFactory(organisers=[organiser])),
-    )  # fmt: skip
+    )
     for name in ("Ash", "Misty"):
         player = PlayerFactory(name=name, user=user(name.lower()))
         Registration.objects.create(

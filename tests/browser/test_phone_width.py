@@ -190,15 +190,23 @@ def staff_extras(running: Event) -> list[tuple[str, str]]:
     admin = get_user_model().objects.get(username="admin")
     open_round = Round.objects.filter(event=running).order_by("-number").first()
     match = open_round.matches.exclude(player_b=None).first()
-    floor.issue_penalty(match=match, side="a", by_user=admin, infraction="procedural-minor",
-                        penalty="warning", note="Drew an extra card")  # fmt: skip
+    floor.issue_penalty(
+        match=match,
+        side="a",
+        by_user=admin,
+        infraction="procedural-minor",
+        penalty="warning",
+        note="Drew an extra card",
+    )
     caller = match.player_b.player.user
     floor.call_judge(match=match, by_user=caller, reason="How many cards did Iono draw?")
     raw = (TDF / "tanaleague__challenge-2025-09-25.tdf").read_bytes()
-    imported = tom.import_save(data=raw, by_user=admin, season=running.season,
-                               filename="challenge.tdf").event  # fmt: skip
-    night = EventFactory(season=running.season, kind=Event.Kind.BOARD_GAME, format=None,
-                         name="Board-game night")  # fmt: skip
+    imported = tom.import_save(
+        data=raw, by_user=admin, season=running.season, filename="challenge.tdf"
+    ).event
+    night = EventFactory(
+        season=running.season, kind=Event.Kind.BOARD_GAME, format=None, name="Board-game night"
+    )
     for _ in range(5):
         RegistrationFactory(event=night)
     nights.seat_next_game(event=night, by_user=admin)

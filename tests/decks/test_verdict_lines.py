@@ -4,8 +4,11 @@ count) is said once, under its first line; the others point to it."""
 from decks.views import verdict_context
 
 TEXT = "4 Pikachu SVI 1\n20 Lightning Energy\n10 Fire Energy\n6 Water Energy\n"
-ENERGY = {"code": "energy-count", "lines": [2, 3, 4],
-          "message": "The deck has 36 Energy cards, more than 25; Check the Energy count."}  # fmt: skip
+ENERGY = {
+    "code": "energy-count",
+    "lines": [2, 3, 4],
+    "message": "The deck has 36 Energy cards, more than 25; Check the Energy count.",
+}
 
 
 def test_one_warning_about_three_lines_is_said_once():

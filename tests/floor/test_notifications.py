@@ -23,8 +23,14 @@ def inbox(reg, kind: str) -> list[Notification]:
 def test_a_penalty_is_told_to_the_penalised_player(running, staff):
     _, round_ = running(players=2)
     match = round_.matches.get()
-    floor.issue_penalty(match=match, side="a", by_user=staff, infraction="procedural-minor",
-                        penalty="warning", note="drew an extra card")  # fmt: skip
+    floor.issue_penalty(
+        match=match,
+        side="a",
+        by_user=staff,
+        infraction="procedural-minor",
+        penalty="warning",
+        note="drew an extra card",
+    )
     [notice] = inbox(match.player_a, "penalty")
     assert notice.subject.endswith("Warning issued to you")
     assert "Procedural Error – Minor" in notice.body and "drew an extra card" in notice.body
@@ -38,8 +44,14 @@ def test_a_game_loss_that_decides_the_match_tells_both_players_by_name(running, 
     _, round_ = running(players=2)
     match = round_.matches.get()
     a, b = match.player_a.player.name, match.player_b.player.name
-    floor.issue_penalty(match=match, side="a", by_user=staff, infraction="procedural-major",
-                        penalty="game-loss", note="marked cards")  # fmt: skip
+    floor.issue_penalty(
+        match=match,
+        side="a",
+        by_user=staff,
+        infraction="procedural-major",
+        penalty="game-loss",
+        note="marked cards",
+    )
     for reg in (match.player_a, match.player_b):
         [notice] = inbox(reg, "result_changed")
         assert f"is now {b} won 1–0" in notice.body and "Game loss for " + a in notice.body
@@ -54,8 +66,9 @@ def test_a_staff_correction_tells_both_players_and_a_first_entry_does_not(runnin
     services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "a"}]})
     assert Notification.objects.filter(kind="result_changed").count() == 0
     match.refresh_from_db()
-    services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "b"}]},
-                        note="slip misread")  # fmt: skip
+    services.set_result(
+        match=match, by_user=staff, payload={"games": [{"outcome": "b"}]}, note="slip misread"
+    )
     b = match.player_b.player.name
     for reg in (match.player_a, match.player_b):
         [notice] = inbox(reg, "result_changed")
@@ -68,10 +81,12 @@ def test_a_staff_correction_tells_both_players_and_a_first_entry_does_not(runnin
 def test_the_dispute_verdict_names_the_winner(running, staff):
     _, round_ = running(players=2)
     match = round_.matches.get()
-    services.report_result(match=match, by_user=user_of(match.player_a),
-                           payload={"games": [{"outcome": "a"}]})  # fmt: skip
-    services.report_result(match=match, by_user=user_of(match.player_b),
-                           payload={"games": [{"outcome": "b"}]})  # fmt: skip
+    services.report_result(
+        match=match, by_user=user_of(match.player_a), payload={"games": [{"outcome": "a"}]}
+    )
+    services.report_result(
+        match=match, by_user=user_of(match.player_b), payload={"games": [{"outcome": "b"}]}
+    )
     match.refresh_from_db()
     services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "b"}]})
     [notice] = inbox(match.player_a, "dispute_resolved")
@@ -113,7 +128,13 @@ def test_a_name_ending_in_a_full_stop_ends_a_sentence_once(make_event, staff):
         body.endswith(("against Brock H.", "against Misty W.")) for body in bodies
     )
     match = round_.matches.get()
-    floor.issue_penalty(match=match, side="a", by_user=staff, infraction="procedural-minor",
-                        penalty="warning", note="Drew an extra card.")  # fmt: skip
+    floor.issue_penalty(
+        match=match,
+        side="a",
+        by_user=staff,
+        infraction="procedural-minor",
+        penalty="warning",
+        note="Drew an extra card.",
+    )
     [notice] = inbox(match.player_a, "penalty")
     assert notice.body.endswith(": Drew an extra card.") and ".." not in notice.body

@@ -32,8 +32,9 @@ def test_both_players_taps_agree_and_resolve_as_labelled(outcome):
     assert mine == theirs
     games = [GameResult(g["outcome"], g["reason"], g.get("prizes")) for g in mine["games"]]
     top_cut = "sudden_death" in outcome
-    resolved = resolve_match(games, best_of=3, top_cut=top_cut, at_time=mine["at_time"],
-                             sudden_death_prizes=1)  # fmt: skip
+    resolved = resolve_match(
+        games, best_of=3, top_cut=top_cut, at_time=mine["at_time"], sudden_death_prizes=1
+    )
     assert (resolved.result, resolved.a_wins, resolved.b_wins) == EXPECTED[outcome]
     if top_cut:  # the settling game is played with the event's sudden-death Prize count
         assert resolved.games[-1].prizes == 1

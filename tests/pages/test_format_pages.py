@@ -88,9 +88,10 @@ def test_an_events_sudden_death_is_said_once_and_never_contradicted(client, make
     assert "the game goes on" in rules_box and "a new game" not in rules_box
     assert "you are the victor." in rules_box  # the both-ways note, without its other half
     new_game = make_event(
-        format=Format.objects.get(key="original-1996"), sudden_death_prizes=1,
+        format=Format.objects.get(key="original-1996"),
+        sudden_death_prizes=1,
         sudden_death_style=Event.SuddenDeath.NEW_GAME,
-    )  # fmt: skip
+    )
     page = client.get(reverse("event-detail", args=[new_game.pk])).content.decode()
     rules_box = page[page.index('id="format-rules"') :].split("</section>")[0]
     assert "a new game with 1 Prize card each" in rules_box and "goes on" not in rules_box
