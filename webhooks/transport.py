@@ -16,6 +16,7 @@ worker is free for other work.
 
 from __future__ import annotations
 
+import functools
 import http.client
 import io
 import socket
@@ -85,6 +86,7 @@ class _WatchedReader:
 class _Response(http.client.HTTPResponse):
     def __init__(self, sock, *args, deadline: float, **kwargs):
         super().__init__(sock, *args, **kwargs)
+        self.fp.close()  # the plain `makefile` of `http.client`: ours replaces it
         self.fp = _WatchedReader(io.BufferedReader(_DeadlineIO(sock, deadline)))
 
     def begin(self) -> None:
@@ -105,6 +107,7 @@ def _connect(target: Target, deadline: float, connect_timeout: float) -> socket.
     raise error or DeadlineExceeded("no connection before the deadline")
 
 
+@functools.cache
 def _tls_context() -> ssl.SSLContext:
     try:
         import certifi

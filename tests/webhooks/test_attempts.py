@@ -222,3 +222,63 @@ def test_the_tasks_retry_beyond_celerys_default_of_three(league, staff, allow_lo
         delivery = a_delivery(endpoint_for(league, staff, receiver.url))
         assert tasks.deliver.apply(args=[delivery.pk], retries=5).get() == "delivered"
     assert [r.answered for r in receiver.requests] == [500, 200]
+
+
+@pytest.fixture
+def https_receiver(tmp_path):
+    """A real HTTPS receiver for `localhost` with a certificate of its own (openssl)."""
+    import shutil
+    import ssl
+    import subprocess
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make the receiver's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    request = "req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost"
+    request += " -addext subjectAltName=DNS:localhost"
+    command = ["openssl", *request.split(), "-keyout", str(key), "-out", str(cert)]
+    subprocess.run(command, check=True, capture_output=True)
+    received = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(self.rfile.read(int(self.headers["Content-Length"])))
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server.url = f"https://localhost:{server.server_address[1]}/hook"
+    server.cert, server.received = cert, received
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_https_checks_the_receivers_certificate_for_its_host_name(
+    league, staff, allow_local, settings, https_receiver, monkeypatch
+):
+    import ssl
+
+    from webhooks import transport
+
+    settings.WEBHOOK_MAX_ATTEMPTS = 5
+    delivery = a_delivery(endpoint_for(league, staff, https_receiver.url))
+    assert services.deliver(delivery.pk).outcome == "retry"  # a certificate nobody vouches for
+    delivery.refresh_from_db()
+    assert "CERTIFICATE_VERIFY_FAILED" in delivery.last_error and not https_receiver.received
+
+    trusted = ssl.create_default_context(cafile=str(https_receiver.cert))
+    monkeypatch.setattr(transport, "_tls_context", lambda: trusted)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=None)
+    assert services.deliver(delivery.pk).outcome == "delivered"
+    assert len(https_receiver.received) == 1
