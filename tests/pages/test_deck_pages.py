@@ -123,7 +123,7 @@ def test_check_only_shows_the_verdict_keeps_the_text_and_stores_nothing(
 def test_after_the_deadline_the_form_is_locked_and_a_submit_keeps_the_text(
     client, make_event, make_player, register, deck_text
 ):
-    event = make_event(deck_deadline=timezone.now() - timedelta(hours=1))
+    event, _ = make_event(deck_deadline=timezone.now() - timedelta(hours=1))
     player = make_player()
     register(player, to=event)
     client.force_login(player.user)
@@ -238,7 +238,7 @@ def test_staff_publish_the_lists_and_make_them_private_again(client, event, orga
 def test_staff_store_a_new_version_for_a_player_after_the_deadline(
     client, make_event, make_player, register, organiser, deck_text
 ):
-    event = make_event(deck_deadline=timezone.now() - timedelta(minutes=5))
+    event, _ = make_event(deck_deadline=timezone.now() - timedelta(minutes=5))
     player = make_player("Late Lucy")
     registration = register(player, to=event)
     client.force_login(organiser)

@@ -153,7 +153,7 @@ def test_random_deck_check_tables(client, match, organiser):
 def test_a_best_of_three_game_loss_waits_on_the_match_page(
     client, make_event, make_player, register, organiser
 ):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = make_player("Brock Harrison"), make_player("Gary Oak")
     round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
     match = round_.matches.get()

@@ -19,7 +19,7 @@ def match(event, ash, misty):
 
 @pytest.fixture
 def bo3_match(make_event, make_player, register):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = make_player("Brock Harrison"), make_player("Gary Oak")
     round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
     return round_.matches.get()
