@@ -33,7 +33,9 @@ def _visible_event(user, event_id) -> Event:
 
 
 class GameSerializer(serializers.ModelSerializer):
-    replay_of = serializers.PrimaryKeyRelatedField(read_only=True)
+    replay_of = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="The game this sudden-death game replays"
+    )
 
     class Meta:
         model = Game
@@ -51,7 +53,11 @@ class ResultChangeSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     player_a_name = serializers.CharField(source="player_a.player.name", read_only=True)
     player_b_name = serializers.CharField(
-        source="player_b.player.name", read_only=True, default=None
+        source="player_b.player.name",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="null for a bye",
     )
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     games = GameSerializer(many=True, read_only=True)
