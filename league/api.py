@@ -31,8 +31,18 @@ class LeagueSerializer(serializers.ModelSerializer):
 class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on", "junior_from_year",
-                  "senior_from_year", "structure_table", "points_table", "best_finishes"]  # fmt: skip
+        fields = [
+            "id",
+            "league",
+            "name",
+            "starts_on",
+            "ends_on",
+            "junior_from_year",
+            "senior_from_year",
+            "structure_table",
+            "points_table",
+            "best_finishes",
+        ]
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -45,10 +55,35 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
+<<<<<<< HEAD
         fields = ["id", "season", "name", "slug", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes",
                   "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
                   "sudden_death_style", "swiss_rounds", "top_cut", "decklists_open", "decklists_published",
                   "venue_name", "venue_address", "time_zone", "zone", "map_url", "entry_fee", "description", "contact"]  # fmt: skip
+=======
+        fields = [
+            "id",
+            "season",
+            "name",
+            "slug",
+            "kind",
+            "format",
+            "full_finishing_order",
+            "starts_at",
+            "best_of",
+            "round_minutes",
+            "deck_deadline",
+            "capacity",
+            "status",
+            "division_mode",
+            "sudden_death_prizes",
+            "sudden_death_style",
+            "swiss_rounds",
+            "top_cut",
+            "decklists_open",
+            "decklists_published",
+        ]
+>>>>>>> main
 
     def get_decklists_published(self, event: Event) -> bool:
         return permissions.decklists_are_public(event)
@@ -59,8 +94,18 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["id", "event", "player", "player_name", "status", "division", "registered_at",
-                  "checked_in_at", "late_entry_round", "dropped_after_round"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "player",
+            "player_name",
+            "status",
+            "division",
+            "registered_at",
+            "checked_in_at",
+            "late_entry_round",
+            "dropped_after_round",
+        ]
 
 
 class RosterSerializer(serializers.Serializer):
@@ -76,8 +121,16 @@ class PublishedDeckSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DeckSubmission
-        fields = ["id", "version", "text", "legal", "verdict", "card_count", "submitted_at",
-                  "after_deadline"]  # fmt: skip
+        fields = [
+            "id",
+            "version",
+            "text",
+            "legal",
+            "verdict",
+            "card_count",
+            "submitted_at",
+            "after_deadline",
+        ]
 
 
 class DeckSubmissionSerializer(PublishedDeckSerializer):

@@ -26,12 +26,21 @@ class PublishDecklistsForm(forms.Form):
     published = forms.BooleanField(required=False)
 
 
+#: The one sentence on the e-mail address, at sign-up and on the profile: it is optional.
+EMAIL_HELP = (
+    "Optional. Pairings, deck verdicts and results are sent here, and a forgotten password "
+    "is reset here; without one you read them in your inbox. Other players never see it."
+)
+
+
 class SignupForm(UserCreationForm):
-    """A new account: username, e-mail, password twice (Django's password rules)."""
+    """A new account: username, e-mail (optional, as on the profile), password twice
+    (Django's password rules)."""
 
     email = forms.EmailField(
         label="E-mail",
-        help_text="Deck verdicts, pairings and results are sent here. Other players never see it.",
+        required=False,
+        help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -43,6 +52,8 @@ class SignupForm(UserCreationForm):
         (that would tell anyone which addresses have accounts): the sign-up goes on as for
         a new address, and the view mails the address's owner instead."""
         email = self.cleaned_data["email"]
+        if not email:
+            return []
         users = type(self.instance)._default_manager.filter(email__iexact=email)
         return sorted(set(users.values_list("email", flat=True)))
 
@@ -76,7 +87,7 @@ class ProfileForm(forms.Form):
     email = forms.EmailField(
         label="E-mail",
         required=False,
-        help_text="Notifications are sent here; leave it empty to read them in your inbox only.",
+        help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 

@@ -15,7 +15,11 @@ from decks.models import Format
 from rules.editions import Edition
 from rules.scoring import table_to_rows
 
+<<<<<<< HEAD
 from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
+=======
+from .bulk_writes import AnnouncedQuerySet
+>>>>>>> main
 
 #: Why an event is refused without a format: the check constraint and the service say it.
 FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
@@ -212,6 +216,10 @@ class Event(EventDetailsFields):
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "pk"
+    objects = AnnouncedQuerySet.as_manager()
+
     class Meta:
         ordering = ["-starts_at"]
         constraints = [
@@ -248,6 +256,10 @@ class Player(PlayerRecordFields):
     player_id = models.CharField("Play! Pokémon ID", max_length=20, unique=True)
     birth_date = models.DateField()
     email = models.EmailField(blank=True)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "registrations__event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -289,6 +301,10 @@ class Registration(models.Model):
     # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
     # below the edition's match points and finishes with their day-1 standing.
     finished_on_day_one = models.BooleanField(default=False, editable=False)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["registered_at", "id"]

@@ -371,3 +371,24 @@ def test_the_my_match_card_takes_one_query(event, ash, misty, django_assert_num_
     make_round(event, [(registration_of(ash, event), registration_of(misty, event))])
     with django_assert_num_queries(1):
         assert "my-match" in render_my_match(event, ash.user, with_request=False)
+
+
+def test_the_e_mail_is_optional_at_sign_up_as_on_the_profile_and_step_2_has_no_tokens(
+    client, current_season
+):
+    from league.forms import EMAIL_HELP
+
+    response = client.post(
+        reverse("signup"),
+        {"username": "iris", "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.get(username="iris").email == ""
+    step_2 = client.get(response["Location"]).content.decode()
+    assert "Step 2 of 2" in step_2
+    assert 'id="api-tokens"' not in step_2 and "Create a token" not in step_2
+    client.logout()
+    sign_up = client.get(reverse("signup")).content.decode()
+    assert (
+        sign_up.count(EMAIL_HELP.split(";")[0]) == 1 and step_2.count(EMAIL_HELP.split(";")[0]) == 1
+    )
