@@ -55,12 +55,6 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-<<<<<<< HEAD
-        fields = ["id", "season", "name", "slug", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes",
-                  "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
-                  "sudden_death_style", "swiss_rounds", "top_cut", "decklists_open", "decklists_published",
-                  "venue_name", "venue_address", "time_zone", "zone", "map_url", "entry_fee", "description", "contact"]  # fmt: skip
-=======
         fields = [
             "id",
             "season",
@@ -82,8 +76,15 @@ class EventSerializer(serializers.ModelSerializer):
             "top_cut",
             "decklists_open",
             "decklists_published",
+            "venue_name",
+            "venue_address",
+            "time_zone",
+            "zone",
+            "map_url",
+            "entry_fee",
+            "description",
+            "contact",
         ]
->>>>>>> main
 
     def get_decklists_published(self, event: Event) -> bool:
         return permissions.decklists_are_public(event)

@@ -15,11 +15,8 @@ from decks.models import Format
 from rules.editions import Edition
 from rules.scoring import table_to_rows
 
-<<<<<<< HEAD
-from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
-=======
 from .bulk_writes import AnnouncedQuerySet
->>>>>>> main
+from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
 
 #: Why an event is refused without a format: the check constraint and the service say it.
 FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
