@@ -163,6 +163,9 @@ class Event(models.Model):
     # (drops, late entry) knows how far the event is without reading `matches`' tables.
     swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
+    feature_tables = models.JSONField(
+        default=list, blank=True, help_text="Table numbers kept for the stream's chosen matches"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -239,6 +242,10 @@ class Registration(models.Model):
     # Written by `matches.services` as it pairs the top cut's first round (as
     # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
     in_top_cut = models.BooleanField(default=False, editable=False)
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The table this player's match keeps every round"
+    )
+    featured = models.BooleanField(default=False, help_text="Seat this player at a feature table")
 
     class Meta:
         ordering = ["registered_at", "id"]
@@ -383,3 +390,44 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class EventLogEntry(models.Model):
+    """One change to an event that is not play itself (`league.services.eventlog.record`):
+    who, when, what kind, the players concerned, before and after, and the reason (required
+    for corrections). Written in the transaction of the change it records."""
+
+    class Kind(models.TextChoices):
+        ROUND_UNDONE = "round_undone", "Round undone"
+        PAIRING_EDITED = "pairing_edited", "Pairing edited"
+        PLAYER_SEATED = "player_seated", "Player seated"
+        DROP = "drop", "Drop"
+        DROP_UNDONE = "drop_undone", "Drop undone"
+        CHECK_IN_UNDONE = "check_in_undone", "Check-in undone"
+        SEATING = "seating", "Fixed or feature seating"
+        RESULT_CORRECTED = "result_corrected", "Result corrected"
+        TIME_EXTENSION = "time_extension", "Time extension"
+        PENALTY = "penalty", "Penalty"
+        DECK_CHECK = "deck_check", "Deck check"
+        SETTINGS = "settings", "Settings changed during play"
+        TARDINESS = "tardiness", "Tardiness"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    registrations = models.ManyToManyField(Registration, blank=True, related_name="log_entries")
+    summary = models.CharField(max_length=300)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "at", "id"]
+        indexes = [models.Index(fields=["event", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} {self.kind} at {self.at:%Y-%m-%d %H:%M}"

@@ -13,7 +13,16 @@ from .decklists import deck_lock, deck_lock_message, deck_locked, publish_deckli
 from .events import EVENT_FIELDS, create_event, update_event
 from .points import recompute_season_points, record_placements
 from .profiles import save_profile
-from .registrations import check_in, division_of, drop, register, rounds_started
+from .registrations import (
+    check_in,
+    division_of,
+    drop,
+    register,
+    rounds_started,
+    undo_check_in,
+    undo_drop,
+)
+from .seating import set_feature_tables, set_seating
 from .reminders import send_deck_deadline_reminders, send_event_starting_notices
 
 __all__ = [
@@ -33,6 +42,10 @@ __all__ = [
     "save_profile",
     "send_deck_deadline_reminders",
     "send_event_starting_notices",
+    "set_feature_tables",
+    "set_seating",
     "submit_deck",
+    "undo_check_in",
+    "undo_drop",
     "update_event",
 ]

@@ -13,6 +13,8 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
+from .corrections import undo_round
+from .pairing_edits import give_bye, move_match, pair_players, seat_player, swap_players
 from .results import record_decided_result, report_result, set_result, stored_result
 from .rounds import (
     close_round,
@@ -41,17 +43,23 @@ __all__ = [
     "event_structure",
     "final_placements",
     "finish_event",
+    "give_bye",
+    "move_match",
     "pair_next_round",
+    "pair_players",
     "publish_round",
     "recompute_standings",
     "record_decided_result",
     "record_paired_matches",
     "report_result",
     "request_standings",
+    "seat_player",
     "send_round_clock_reminders",
     "set_result",
     "standings_rows",
     "start_clock",
     "stored_result",
     "structure_of",
+    "swap_players",
+    "undo_round",
 ]

@@ -9,7 +9,8 @@ from functools import partial
 from django.db import transaction
 from django.db.models import Q
 
-from league.models import Event
+from league.models import Event, EventLogEntry
+from league.services import eventlog
 from rules.errors import DomainError
 from rules.results import (
     Resolution,
@@ -182,6 +183,9 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
     before = winner_of(match) if match.status == Match.Status.FINAL else None
+    corrected = stored_result(match) if match.status == Match.Status.FINAL else None
+    if corrected is not None:  # a correction of a result that stood: the log wants a reason
+        eventlog.clean_reason(note, kind=EventLogEntry.Kind.RESULT_CORRECTED)
     _apply(
         match,
         resolution,
@@ -190,6 +194,19 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         source="staff",
         note=note,
     )
+    if corrected is not None:
+        eventlog.record(
+            event=match.round.event_id,
+            kind=EventLogEntry.Kind.RESULT_CORRECTED,
+            by_user=by_user,
+            reason=note,
+            round_number=match.round.number,
+            registrations=[match.player_a_id, match.player_b_id],
+            summary=f"Round {match.round.number}, table {match.table}: result corrected to "
+            f"{match.get_result_display().lower()} ({match.a_game_wins}-{match.b_game_wins}).",
+            before=corrected,
+            after=stored_result(match),
+        )
     _carry_through_bracket(match, before, by_user=by_user)
     if was_disputed:
         notify.dispute_resolved(match)
