@@ -148,18 +148,19 @@ def test_a_rematch_or_a_pairing_across_score_groups_needs_a_confirmation_naming_
     losers = [m.player_b for m in round1.matches.all()]
     # Round 2 pairs the two winners: swapping a winner with their round-1 opponent makes
     # a rematch at one table and a pairing of 3 points against 0 at both.
-    w, l = winners[0], losers[0]
+    w, loser = winners[0], losers[0]
     err = refused(
         "needs-confirmation",
         services.swap_players,
         round_=round2,
         a=winners[1],
-        b=l,
+        b=loser,
         by_user=staff,
         reason=WHY,
     )
     assert (
-        f"{w.player.name} and {l.player.name} have met before: confirm the rematch" in err.message
+        f"{w.player.name} and {loser.player.name} have met before: confirm the rematch"
+        in err.message
     )
     assert "different score groups" in err.message and "(3 points)" in err.message
     refused(
@@ -167,7 +168,7 @@ def test_a_rematch_or_a_pairing_across_score_groups_needs_a_confirmation_naming_
         services.swap_players,
         round_=round2,
         a=winners[1],
-        b=l,
+        b=loser,
         by_user=staff,
         reason=WHY,
         confirm=["rematch"],
@@ -175,12 +176,12 @@ def test_a_rematch_or_a_pairing_across_score_groups_needs_a_confirmation_naming_
     services.swap_players(
         round_=round2,
         a=winners[1],
-        b=l,
+        b=loser,
         by_user=staff,
         reason=WHY,
         confirm=["rematch", "score-groups"],
     )
-    assert match_of(round2, w) == match_of(round2, l)
+    assert match_of(round2, w) == match_of(round2, loser)
 
 
 def test_nobody_is_seated_twice_and_no_dropped_player_is_seated(make_event, staff):
@@ -407,7 +408,8 @@ def test_a_fixed_seat_is_kept_every_round_and_feature_tables_hold_chosen_matches
         featured = match_of(round_, regs[5])
         assert featured.table == 20 or regs[3].pk in (featured.player_a_id, featured.player_b_id)
         tables = sorted(round_.matches.values_list("table", flat=True))
-        assert (len(tables) == 8 and len(set(tables)) == 8 and 20 in tables) or featured.table == 2
+        assert len(set(tables)) == len(tables) == 8
+        assert (20 in tables) == (featured.table == 20)
     assert log(event, EventLogEntry.Kind.SEATING).count() == 3
 
 
