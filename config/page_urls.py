@@ -56,6 +56,17 @@ urlpatterns = [
         match_views.round_action,
         name="round-action",
     ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/correction/",
+        match_views.round_correction,
+        name="round-correction",
+    ),
+    path("events/<int:event_id>/log/", views.event_log, name="event-log"),
+    path(
+        "events/<int:event_id>/registrations/<int:registration_id>/undo/",
+        views.registration_undo,
+        name="registration-undo",
+    ),
     # Matches
     path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),

@@ -44,6 +44,8 @@ CODES = {
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
     "unknown-format", "unknown-kind", "unknown-player",
     "already-staff", "invalid-staff-role", "last-organiser", "unknown-user",
+    "invalid-edit", "needs-confirmation", "not-checked-in", "not-dropped", "not-last-round",
+    "not-seated", "player-dropped", "reason-required", "seated-twice", "table-taken",
 }  # fmt: skip
 
 #: Codes the site's middleware answers with directly (`{"code": ..., "detail"}`), before or

@@ -22,8 +22,8 @@ from .registrations import (
     undo_check_in,
     undo_drop,
 )
-from .seating import set_feature_tables, set_seating
 from .reminders import send_deck_deadline_reminders, send_event_starting_notices
+from .seating import set_feature_tables, set_seating
 
 __all__ = [
     "EVENT_FIELDS",

@@ -14,6 +14,7 @@ the player's history need rounds, so they live in `matches.views`.
 
 from .accounts import profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
+from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
 from .staff import league_staff
@@ -24,6 +25,7 @@ __all__ = [
     "event_deck_detail",
     "event_decks",
     "event_edit",
+    "event_log",
     "event_register",
     "home",
     "league_detail",
@@ -32,5 +34,6 @@ __all__ = [
     "profile_tokens",
     "registration_check_in",
     "registration_drop",
+    "registration_undo",
     "signup",
 ]

@@ -14,7 +14,14 @@ import them from here: `from matches import services; services.pair_next_round(.
 
 from .common import ACTIVE
 from .corrections import undo_round
-from .pairing_edits import give_bye, move_match, pair_players, seat_player, swap_players
+from .pairing_edits import (
+    SEAT_MODES,
+    give_bye,
+    move_match,
+    pair_players,
+    seat_player,
+    swap_players,
+)
 from .results import record_decided_result, report_result, set_result, stored_result
 from .rounds import (
     close_round,
@@ -36,6 +43,7 @@ from .structure import Pod, event_pods, event_structure, structure_of
 
 __all__ = [
     "ACTIVE",
+    "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
     "close_round",

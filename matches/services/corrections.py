@@ -137,10 +137,11 @@ def _check(event, round_, names: dict[int, str], old: list[Pair], new: list[Pair
             status=409,
         )
     players = _players(event, round_, seated)
-    needed = []
+    needed, codes = [], set()
     for a, b in new_pairs:
         for code in swiss.pairing_warnings(players[a], players[b] if b else None):
             if code not in confirm:
+                codes.add(code)
                 needed.append(
                     WARNING_TEXT[code].format(
                         a=names[a],
@@ -150,7 +151,9 @@ def _check(event, round_, names: dict[int, str], old: list[Pair], new: list[Pair
                     )
                 )
     if needed:
-        raise DomainError("needs-confirmation", "; ".join(needed) + ".", status=409)
+        error = DomainError("needs-confirmation", "; ".join(needed) + ".", status=409)
+        error.warnings = tuple(sorted(codes))  # what to confirm, for the page's check boxes
+        raise error
 
 
 def pair_of(m: Match) -> Pair:

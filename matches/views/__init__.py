@@ -5,7 +5,8 @@
   table or by name) and the projector;
 - `results`: the match page and its report and result forms, the staff's results grid;
 - `exports`: standings CSV, event JSON, printable decklists;
-- `players`: the player's own events and history (and the "your match" card).
+- `players`: the player's own events and history (and the "your match" card);
+- `corrections`: the scorekeeper's corrections of the current round (undo, swap, seat…).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look (`league.view_helpers`), call
@@ -14,6 +15,7 @@ queries are in `matches.selectors`. Pairings of a round that is not published ye
 staff-only: everyone else gets a 404, as in the API.
 """
 
+from .corrections import round_correction
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .players import my_events
@@ -36,6 +38,7 @@ __all__ = [
     "my_events",
     "pair_next_round",
     "round_action",
+    "round_correction",
     "round_pairings",
     "round_projector",
     "round_results",
