@@ -233,8 +233,9 @@ def _late_entry(registration: Registration, number: int, *, first: int) -> int |
             "invalid-edit",
             f"{registration.player.name} has played earlier rounds: seat them with a bye or an opponent.",
         )
-    if not played and number > 1 and reg.late_entry_round != first:
-        reg.late_entry_round = first
+    entry = first if first > 1 else None  # playing round 1 is not a late entry
+    if not played and reg.late_entry_round != entry:
+        reg.late_entry_round = entry
         fields.append("late_entry_round")
     if reg.status == Registration.Status.REGISTERED:
         reg.status, reg.checked_in_at = Registration.Status.CHECKED_IN, timezone.now()
