@@ -476,3 +476,31 @@ def test_a_refused_change_writes_no_row_and_the_log_rolls_back_with_it(make_even
     assert not log(event).exists()
     player = PlayerFactory()
     assert player.pk  # a player of another event is never seated here
+
+
+def test_the_floor_writes_its_rows_time_extensions_penalties_and_deck_checks(make_event, staff):
+    from floor import services as floor
+
+    event, _regs = make_event(players=4)
+    round1 = services.pair_next_round(event=event, by_user=staff)
+    services.start_clock(round_=round1, by_user=staff)
+    m = round1.matches.order_by("table").first()
+    floor.extend_time(match=m, by_user=staff, minutes=5, reason="long ruling")
+    floor.issue_penalty(
+        match=m,
+        side="a",
+        by_user=staff,
+        infraction="procedural-minor",
+        penalty="warning",
+        note="shuffled slowly",
+    )
+    floor.record_deck_check(match=m, side="b", by_user=staff, outcome="ok")
+    rows = list(log(event).order_by("id"))
+    assert [r.kind for r in rows] == ["time_extension", "penalty", "deck_check"]
+    assert rows[0].after == {"minutes": 5, "reason": "long ruling"}
+    assert [r.pk for r in rows[1].registrations.all()] == [m.player_a_id]
+    assert all(r.by == staff and r.round_number == 1 for r in rows)
+    # Filtered by player: the extension names both, the deck check only player B.
+    assert {
+        e.kind for e in league_services.eventlog.entries(event, registration=m.player_b_id)
+    } == {"time_extension", "deck_check"}
