@@ -68,15 +68,15 @@ from rules.matching import max_weight_matching as _max_weight_matching
 
 __all__ = [
     "EXACT_LIMIT",
-    "assign_tables",
-    "pairing_warnings",
     "PairingPlayer",
     "PairingReport",
     "PairingResult",
+    "assign_tables",
     "main",
     "minimum_point_difference",
     "pair_round",
     "pair_round_with_report",
+    "pairing_warnings",
 ]
 
 EXACT_LIMIT = 64  # fields up to this size are solved exactly when the fast path is not certified

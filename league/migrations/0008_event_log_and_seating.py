@@ -7,46 +7,101 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0007_staff_roles_and_decklist_phases'),
+        ("league", "0007_staff_roles_and_decklist_phases"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='feature_tables',
-            field=models.JSONField(blank=True, default=list, help_text="Table numbers kept for the stream's chosen matches"),
+            model_name="event",
+            name="feature_tables",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Table numbers kept for the stream's chosen matches",
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='featured',
-            field=models.BooleanField(default=False, help_text='Seat this player at a feature table'),
+            model_name="registration",
+            name="featured",
+            field=models.BooleanField(
+                default=False, help_text="Seat this player at a feature table"
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='fixed_table',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="The table this player's match keeps every round", null=True),
+            model_name="registration",
+            name="fixed_table",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="The table this player's match keeps every round", null=True
+            ),
         ),
         migrations.CreateModel(
-            name='EventLogEntry',
+            name="EventLogEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('kind', models.CharField(choices=[('round_undone', 'Round undone'), ('pairing_edited', 'Pairing edited'), ('player_seated', 'Player seated'), ('drop', 'Drop'), ('drop_undone', 'Drop undone'), ('check_in_undone', 'Check-in undone'), ('seating', 'Fixed or feature seating'), ('result_corrected', 'Result corrected'), ('time_extension', 'Time extension'), ('penalty', 'Penalty'), ('deck_check', 'Deck check'), ('settings', 'Settings changed during play'), ('tardiness', 'Tardiness')], max_length=20)),
-                ('round_number', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('summary', models.CharField(max_length=300)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('reason', models.CharField(blank=True, max_length=300)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='league.event')),
-                ('registrations', models.ManyToManyField(blank=True, related_name='log_entries', to='league.registration')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("round_undone", "Round undone"),
+                            ("pairing_edited", "Pairing edited"),
+                            ("player_seated", "Player seated"),
+                            ("drop", "Drop"),
+                            ("drop_undone", "Drop undone"),
+                            ("check_in_undone", "Check-in undone"),
+                            ("seating", "Fixed or feature seating"),
+                            ("result_corrected", "Result corrected"),
+                            ("time_extension", "Time extension"),
+                            ("penalty", "Penalty"),
+                            ("deck_check", "Deck check"),
+                            ("settings", "Settings changed during play"),
+                            ("tardiness", "Tardiness"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("round_number", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("summary", models.CharField(max_length=300)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("reason", models.CharField(blank=True, max_length=300)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="log",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "registrations",
+                    models.ManyToManyField(
+                        blank=True, related_name="log_entries", to="league.registration"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event_id', 'at', 'id'],
-                'indexes': [models.Index(fields=['event', 'kind'], name='league_even_event_i_22c5cf_idx')],
+                "ordering": ["event_id", "at", "id"],
+                "indexes": [
+                    models.Index(fields=["event", "kind"], name="league_even_event_i_22c5cf_idx")
+                ],
             },
         ),
     ]
