@@ -218,7 +218,7 @@ def test_a_top_cut_correction_re_pairs_the_unplayed_final_and_refuses_a_played_o
     client.force_login(staff)
     page = client.post(
         f"/matches/{semi.pk}/result/",
-        {"game_1": "a", "reason_1": "played"},
+        {"game_1": "a", "reason_1": "played", "note": "slip misread"},
         follow=True,
     )
     assert b"already played by the old winner" in page.content
