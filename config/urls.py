@@ -10,6 +10,8 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("favicon.svg", favicon, {"name": "favicon.svg"}, name="favicon-svg"),
     path("admin/", admin.site.urls),
+    # Before Django's own: the reset e-mail goes through the outbox, after the response.
+    path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's init script from a URL: no inline script, so the
