@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.idempotency.IdempotencyKeyMiddleware",
+    "config.pwa.ViewerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a refused login into the lockout answer.
@@ -136,6 +137,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
+# The site's own static files beside the apps' (the progressive web app's scripts: pwa/).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # --- Cache, static files and production server --------------------------------------
 # The public round pages are built once per version of the event and kept in this cache
