@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from decks.models import Format
+from rules.editions import Edition
 from rules.scoring import table_to_rows
 
 #: Why an event is refused without a format: the check constraint and the service say it.
@@ -70,6 +71,32 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} – {self.name}"
+
+
+class RuleEdition(models.Model):
+    """A named, dated set of tournament rules (`rules.editions.Edition`): the end of a
+    round, two-day events, small divisions, tardiness, penalties, age cut-off years, each
+    with its source. An event takes the edition in force on its date unless its organiser
+    picks one (`Event.rule_edition`); `league.editions` answers which and why."""
+
+    key = models.SlugField(unique=True)
+    name = models.CharField(max_length=160)
+    in_force_from = models.DateField(help_text="The first day events run by this edition")
+    rules = models.JSONField(
+        help_text="The parts of rules.editions.Edition, each with its source "
+        "(end_of_round, two_day, small_divisions, tardiness, penalties, age_divisions)"
+    )
+
+    class Meta:
+        ordering = ["-in_force_from"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_edition(self) -> Edition:
+        return Edition.from_dict(
+            key=self.key, name=self.name, in_force_from=self.in_force_from, rules=self.rules
+        )
 
 
 class Division(models.TextChoices):
@@ -138,6 +165,24 @@ class Event(models.Model):
     )
     require_check_in = models.BooleanField(
         default=False, help_text="Pair only players who checked in"
+    )
+    rule_edition = models.ForeignKey(
+        RuleEdition,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name="rules edition",
+        help_text="Empty: the edition in force on the event's date",
+    )
+    days = models.PositiveSmallIntegerField(
+        choices=[(1, "One day"), (2, "Two days (day 2 by match points)")], default=1
+    )
+    day1_rounds = models.PositiveSmallIntegerField(
+        "Swiss rounds on day 1",
+        null=True,
+        blank=True,
+        help_text="Two-day events (empty: two thirds of the Swiss rounds, rounded up)",
     )
 
     class DecklistsOpen(models.TextChoices):
@@ -246,6 +291,9 @@ class Registration(models.Model):
         null=True, blank=True, help_text="The table this player's match keeps every round"
     )
     featured = models.BooleanField(default=False, help_text="Seat this player at a feature table")
+    # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
+    # below the edition's match points and finishes with their day-1 standing.
+    finished_on_day_one = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["registered_at", "id"]
@@ -392,42 +440,6 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
 
-class EventLogEntry(models.Model):
-    """One change to an event that is not play itself (`league.services.eventlog.record`):
-    who, when, what kind, the players concerned, before and after, and the reason (required
-    for corrections). Written in the transaction of the change it records."""
-
-    class Kind(models.TextChoices):
-        ROUND_UNDONE = "round_undone", "Round undone"
-        PAIRING_EDITED = "pairing_edited", "Pairing edited"
-        PLAYER_SEATED = "player_seated", "Player seated"
-        DROP = "drop", "Drop"
-        DROP_UNDONE = "drop_undone", "Drop undone"
-        CHECK_IN_UNDONE = "check_in_undone", "Check-in undone"
-        SEATING = "seating", "Fixed or feature seating"
-        RESULT_CORRECTED = "result_corrected", "Result corrected"
-        TIME_EXTENSION = "time_extension", "Time extension"
-        PENALTY = "penalty", "Penalty"
-        DECK_CHECK = "deck_check", "Deck check"
-        SETTINGS = "settings", "Settings changed during play"
-        TARDINESS = "tardiness", "Tardiness"
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
-    at = models.DateTimeField(default=timezone.now)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    registrations = models.ManyToManyField(Registration, blank=True, related_name="log_entries")
-    summary = models.CharField(max_length=300)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    reason = models.CharField(max_length=300, blank=True)
-
-    class Meta:
-        ordering = ["event_id", "at", "id"]
-        indexes = [models.Index(fields=["event", "kind"])]
-
-    def __str__(self) -> str:
-        return f"{self.event_id} {self.kind} at {self.at:%Y-%m-%d %H:%M}"
+# The event log has a module of its own; imported here so that Django registers it and
+# `from league.models import EventLogEntry` works.
+from .event_log import EventLogEntry  # noqa: E402, F401

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0007_staff_roles_and_decklist_phases"),
+        ("league", "0008_rule_editions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
