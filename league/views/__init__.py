@@ -4,7 +4,8 @@
 - `registrations`: registering, checking in, dropping;
 - `decklists`: the player's deck page, the staff's decklists, one player's list;
 - `accounts`: sign-up and the player profile;
-- `staff`: the league's staff page (organisers, judges, scorekeepers).
+- `staff`: the league's staff page (organisers, judges, scorekeepers);
+- `roster`: who is registered for an event (public names, divisions).
 
 Views are thin: they load rows, check who may look with `league.permissions`, call one
 service and redirect with a message; `league.view_helpers.show_error` turns a `DomainError`
@@ -17,6 +18,7 @@ from .decklists import deck_submit, event_deck_detail, event_decks
 from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
+from .roster import event_roster
 from .staff import league_staff
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "event_edit",
     "event_log",
     "event_register",
+    "event_roster",
     "home",
     "league_detail",
     "league_staff",
