@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from league import permissions
 from league import services as league_services
-from league.models import EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Registration
 from league.services import eventlog
 from matches import services as match_services
 from matches.models import Match, Round

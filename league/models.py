@@ -211,9 +211,7 @@ class Event(EventDetailsFields):
     # (drops, late entry) knows how far the event is without reading `matches`' tables.
     swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
-    feature_tables = models.JSONField(
-        default=list, blank=True, help_text="Table numbers kept for the stream's chosen matches"
-    )
+    feature_tables = models.JSONField(default=list, blank=True, help_text="Kept for the stream")
     created_at = models.DateTimeField(auto_now_add=True)
 
     #: The event whose public pages show this row (`league.bulk_writes`).
@@ -298,10 +296,7 @@ class Registration(models.Model):
     # Written by `matches.services` as it pairs the top cut's first round (as
     # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
     in_top_cut = models.BooleanField(default=False, editable=False)
-    fixed_table = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The table this player's match keeps every round"
-    )
-    featured = models.BooleanField(default=False, help_text="Seat this player at a feature table")
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Every round")
     # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
     # below the edition's match points and finishes with their day-1 standing.
     finished_on_day_one = models.BooleanField(default=False, editable=False)
@@ -453,8 +448,3 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
-
-
-# The event log has a module of its own; imported here so that Django registers it and
-# `from league.models import EventLogEntry` works.
-from .event_log import EventLogEntry  # noqa: E402, F401

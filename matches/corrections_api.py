@@ -6,7 +6,7 @@
   `confirm`: the warnings confirmed (`rematch`, `score-groups`, `second-bye`). A pairing that
   needs one answers 409 `needs-confirmation`, naming it, with `warnings`.
 - `POST /api/registrations/<id>/undo-drop/`, `/undo-check-in/` (`reason`), `/seating/`
-  (`fixed_table`, `featured`, `reason`).
+  (`fixed_table` — a feature table puts the player on stream —, `reason`).
 - `GET /api/events/<id>/log/?kind=&player=`: the event log (staff).
 """
 
@@ -21,7 +21,8 @@ from rest_framework.response import Response
 
 from league import permissions
 from league import services as league_services
-from league.models import Event, EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Event, Registration
 from league.services import eventlog
 from rules.errors import DomainError
 
@@ -73,7 +74,6 @@ class ReasonSerializer(serializers.Serializer):
 
 class SeatingSerializer(ReasonSerializer):
     fixed_table = serializers.IntegerField(required=False, allow_null=True, default=None)
-    featured = serializers.BooleanField(required=False, default=False)
 
 
 def _player(event: Event, pk: int | None) -> Registration | None:
@@ -198,6 +198,4 @@ def seating(request, registration_id: int):
         by_user=request.user,
         **data.validated_data,
     )
-    return Response(
-        {"registration": reg.pk, "fixed_table": reg.fixed_table, "featured": reg.featured}
-    )
+    return Response({"registration": reg.pk, "fixed_table": reg.fixed_table})

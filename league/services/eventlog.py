@@ -16,7 +16,8 @@ from django.db import transaction
 
 from rules.errors import DomainError
 
-from ..models import Event, EventLogEntry, Registration
+from ..event_log import EventLogEntry
+from ..models import Event, Registration
 
 Kind = EventLogEntry.Kind
 

@@ -8,7 +8,8 @@ from django.utils.text import slugify
 from rules.errors import DomainError
 
 from .. import permissions, signals
-from ..models import FORMAT_REQUIRED, Event, EventLogEntry, Season
+from ..event_log import EventLogEntry
+from ..models import FORMAT_REQUIRED, Event, Season
 from . import eventlog
 
 EVENT_FIELDS = (

@@ -9,7 +9,8 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 
 from .. import permissions, selectors
-from ..models import Event, EventLogEntry, Player, Registration
+from ..event_log import EventLogEntry
+from ..models import Event, Player, Registration
 from . import eventlog
 
 

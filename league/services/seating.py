@@ -1,5 +1,9 @@
 """Fixed seating and feature tables: what staff choose before a round is paired. The
-pairing (`rules.swiss.assign_tables`, called by `matches.services.rounds`) reads them."""
+pairing (`rules.swiss.assign_tables`, called by `matches.services.rounds`) reads them.
+
+A fixed table keeps a player's match at that table every round (accessibility); feature
+tables are kept for the stream, and no match sits there unless a player's fixed table is
+one of them: that is how staff put a player's matches on stream."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from django.db import transaction
 from rules.errors import DomainError
 
 from .. import permissions
-from ..models import Event, EventLogEntry, Registration
+from ..event_log import EventLogEntry
+from ..models import Event, Registration
 from . import eventlog
 
 MAX_TABLE = 2000
@@ -32,13 +37,12 @@ def set_seating(
     registration: Registration,
     by_user,
     fixed_table: int | None,
-    featured: bool = False,
     reason: str = "",
 ) -> Registration:
     """Give a player a fixed table (accessibility: their match sits there every round, the
-    opponent moves) or none, and mark them for a feature table. Writes the registration and
-    a log row. Raises `not-allowed`, `table-invalid`, `table-taken` (another player has it,
-    or it is a feature table)."""
+    opponent moves) or none; a feature table puts their matches on stream. Writes the
+    registration and a log row. Raises `not-allowed`, `table-invalid`, `table-taken`
+    (another player has it)."""
     registration = (
         Registration.objects.select_for_update()
         .select_related("event__season__league", "player")
@@ -48,8 +52,6 @@ def set_seating(
     _require(by_user, event)
     _check_table(fixed_table)
     if fixed_table is not None:
-        if fixed_table in (event.feature_tables or []):
-            raise DomainError("table-taken", f"Table {fixed_table} is a feature table.", status=409)
         other = (
             Registration.objects.filter(event=event, fixed_table=fixed_table)
             .exclude(pk=registration.pk)
@@ -61,11 +63,10 @@ def set_seating(
             raise DomainError(
                 "table-taken", f"{other.player.name} already has table {fixed_table}.", status=409
             )
-    before = {"fixed_table": registration.fixed_table, "featured": registration.featured}
+    before = {"fixed_table": registration.fixed_table}
     registration.fixed_table = fixed_table
-    registration.featured = featured
-    registration.save(update_fields=["fixed_table", "featured"])
-    after = {"fixed_table": fixed_table, "featured": featured}
+    registration.save(update_fields=["fixed_table"])
+    after = {"fixed_table": fixed_table}
     if before != after:
         where = f"table {fixed_table} every round" if fixed_table else "no fixed table"
         eventlog.record(
@@ -73,9 +74,7 @@ def set_seating(
             kind=EventLogEntry.Kind.SEATING,
             by_user=by_user,
             reason=reason,
-            summary=f"{registration.player.name}: {where}"
-            + (", feature table" if featured else "")
-            + ".",
+            summary=f"{registration.player.name}: {where}.",
             registrations=[registration],
             before=before,
             after=after,
@@ -85,18 +84,13 @@ def set_seating(
 
 @transaction.atomic
 def set_feature_tables(*, event: Event, by_user, tables: list[int], reason: str = "") -> Event:
-    """Reserve table numbers for the stream: the pairing seats the matches of featured
-    players there, and no other match. Writes the event and a log row."""
+    """Reserve table numbers for the stream: no match sits there but those of players whose
+    fixed table it is. Writes the event and a log row."""
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
     _require(by_user, event)
     for table in tables:
         _check_table(table)
     tables = sorted(set(tables))
-    fixed = Registration.objects.filter(event=event, fixed_table__in=tables).first()
-    if fixed is not None:
-        raise DomainError(
-            "table-taken", f"Table {fixed.fixed_table} is a player's fixed table.", status=409
-        )
     before = list(event.feature_tables or [])
     event.feature_tables = tables
     event.save(update_fields=["feature_tables"])

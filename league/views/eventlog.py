@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST
 from rules.errors import DomainError
 
 from .. import services
-from ..models import EventLogEntry, Registration
+from ..event_log import EventLogEntry
+from ..models import Registration
 from ..services import eventlog
 from ..view_helpers import get_event, get_registration, require, show_error, staff_actions
 

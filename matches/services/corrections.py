@@ -21,7 +21,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
 
-from league.models import Event, EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Event, Registration
 from league.services import eventlog
 from rules import swiss
 from rules.errors import DomainError

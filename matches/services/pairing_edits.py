@@ -9,7 +9,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league.models import EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Registration
 from league.services import eventlog
 from rules.errors import DomainError
 

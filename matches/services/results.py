@@ -10,7 +10,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from league.editions import event_edition
-from league.models import Event, EventLogEntry
+from league.event_log import EventLogEntry
+from league.models import Event
 from league.services import eventlog
 from rules.errors import DomainError
 from rules.results import (

@@ -157,15 +157,12 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
 
 def seat_tables(event: Event, pairs: list[tuple[str, str | None]]) -> list[int]:
     """Table numbers for a pod's pairs (top first, the bye last): fixed seats kept, feature
-    tables for featured players' matches (`rules.swiss.assign_tables`)."""
+    tables only for the players fixed there (`rules.swiss.assign_tables`)."""
     ids = [int(p) for pair in pairs for p in pair if p]
-    rows = Registration.objects.filter(pk__in=ids).filter(
-        Q(fixed_table__isnull=False) | Q(featured=True)
-    )
-    fixed = {str(r.pk): r.fixed_table for r in rows if r.fixed_table}
-    featured = {str(r.pk) for r in rows if r.featured}
+    rows = Registration.objects.filter(pk__in=ids, fixed_table__isnull=False)
+    fixed = {str(pk): table for pk, table in rows.values_list("pk", "fixed_table")}
     tables, _missed = swiss.assign_tables(
-        pairs, fixed=fixed, featured=featured, feature_tables=event.feature_tables or []
+        pairs, fixed=fixed, feature_tables=event.feature_tables or []
     )
     return tables
 

@@ -76,7 +76,6 @@ def _run(action: str, event, round_: Round, post, user):
             registration=a,
             by_user=user,
             fixed_table=table,
-            featured=bool(post.get("featured")),
             reason=reason,
         )
         return f"{a.player.name}: " + (

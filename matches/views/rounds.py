@@ -284,10 +284,11 @@ def _projector_html(event: Event, round_: Round) -> str:
 
 
 def seat_mark(event: Event, m: Match) -> str:
-    """ "fixed" for a player's fixed table (accessibility), "feature" for a feature table."""
-    if m.table in {m.player_a.fixed_table, m.player_b.fixed_table if m.player_b else None}:
-        return "fixed"
-    return "feature" if m.table in (event.feature_tables or []) else ""
+    """ "feature" for a feature table, "fixed" for a player's fixed table (accessibility)."""
+    if m.table in (event.feature_tables or []):
+        return "feature"
+    fixed = {m.player_a.fixed_table, m.player_b.fixed_table if m.player_b else None}
+    return "fixed" if m.table in fixed else ""
 
 
 def round_projector(request, event_id: int, number: int):

@@ -6,7 +6,8 @@ import pytest
 from django.db.models import Q
 
 from league import services as league_services
-from league.models import EventLogEntry, Registration, StaffRole
+from league.event_log import EventLogEntry
+from league.models import Registration, StaffRole
 from matches import services
 from matches.models import Match
 from notifications.models import Notification

@@ -6,7 +6,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from league import services as league_services
-from league.models import EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Registration
 from matches import services
 from matches.models import Match, Round
 from tests.factories import RegistrationFactory

@@ -18,7 +18,8 @@ from django.core.management import call_command
 from django.db.models import Q
 
 from league import services as league_services
-from league.models import EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Registration
 from matches import services
 from matches.export import standings_input
 from matches.models import Match, Round, StandingsSnapshot

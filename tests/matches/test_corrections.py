@@ -6,7 +6,8 @@ import pytest
 from django.db.models import Q
 
 from league import services as league_services
-from league.models import Event, EventLogEntry, Registration
+from league.event_log import EventLogEntry
+from league.models import Event, Registration
 from matches import page_cache, services
 from matches.models import Match, Round
 from notifications.models import Notification
@@ -391,17 +392,9 @@ def test_a_fixed_seat_is_kept_every_round_and_feature_tables_hold_chosen_matches
         by_user=staff,
         fixed_table=2,
     )
-    league_services.set_feature_tables(event=event, by_user=staff, tables=[20])
-    refused(
-        "table-taken",
-        league_services.set_seating,
-        registration=regs[4],
-        by_user=staff,
-        fixed_table=20,
-    )
-    league_services.set_seating(
-        registration=regs[5], by_user=staff, fixed_table=None, featured=True
-    )
+    league_services.set_feature_tables(event=event, by_user=staff, tables=[1, 20])
+    # A player fixed at a feature table is on stream every round.
+    league_services.set_seating(registration=regs[5], by_user=staff, fixed_table=20)
     for _ in range(4):
         round_ = play_round(event, staff)
         assert match_of(round_, regs[3]).table == 2
@@ -409,6 +402,7 @@ def test_a_fixed_seat_is_kept_every_round_and_feature_tables_hold_chosen_matches
         assert featured.table == 20 or regs[3].pk in (featured.player_a_id, featured.player_b_id)
         tables = sorted(round_.matches.values_list("table", flat=True))
         assert len(set(tables)) == len(tables) == 8
+        assert 1 not in tables  # a feature table nobody is fixed at stays empty
         assert (20 in tables) == (featured.table == 20)
     assert log(event, EventLogEntry.Kind.SEATING).count() == 3
 
