@@ -212,9 +212,6 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     was_disputed = match.status == Match.Status.DISPUTED
     stood = stored_result(match) if match.status == Match.Status.FINAL else None
     before = winner_of(match) if match.status == Match.Status.FINAL else None
-    corrected = stored_result(match) if match.status == Match.Status.FINAL else None
-    if corrected is not None:  # a correction of a result that stood: the log wants a reason
-        eventlog.clean_reason(note, kind=EventLogEntry.Kind.RESULT_CORRECTED)
     _apply(
         match,
         resolution,
@@ -223,7 +220,10 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         source="staff",
         note=note,
     )
-    if corrected is not None:
+    after = stored_result(match)
+    if stood is not None and stood != after:
+        # A correction of a result that stood: the event log wants a reason (a refusal
+        # here rolls the whole change back with this transaction).
         eventlog.record(
             event=match.round.event_id,
             kind=EventLogEntry.Kind.RESULT_CORRECTED,
@@ -233,14 +233,14 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
             registrations=[match.player_a_id, match.player_b_id],
             summary=f"Round {match.round.number}, table {match.table}: result corrected to "
             f"{match.get_result_display().lower()} ({match.a_game_wins}-{match.b_game_wins}).",
-            before=corrected,
-            after=stored_result(match),
+            before=stood,
+            after=after,
         )
     _carry_through_bracket(match, before, by_user=by_user)
     by_penalty = any(g.get("reason") == "penalty" for g in payload.get("games") or [])
     if was_disputed:
         notify.dispute_resolved(match)
-    elif by_penalty or (stood is not None and stood != stored_result(match)):
+    elif by_penalty or (stood is not None and stood != after):
         notify.result_changed(match, why=note)
     return match
 
