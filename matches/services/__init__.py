@@ -22,7 +22,14 @@ from .pairing_edits import (
     seat_player,
     swap_players,
 )
-from .results import record_decided_result, report_result, set_result, stored_result
+from .results import (
+    can_report,
+    record_decided_result,
+    report_refusal,
+    report_result,
+    set_result,
+    stored_result,
+)
 from .rounds import (
     close_round,
     pair_next_round,
@@ -46,6 +53,7 @@ __all__ = [
     "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
+    "can_report",
     "close_round",
     "event_pods",
     "event_structure",
@@ -59,6 +67,7 @@ __all__ = [
     "recompute_standings",
     "record_decided_result",
     "record_paired_matches",
+    "report_refusal",
     "report_result",
     "request_standings",
     "seat_player",
