@@ -108,8 +108,12 @@ class IdempotencyKeyMiddleware:
             response.render()
         cache.set(
             slot,
-            {"body": body, "status": response.status_code, "content": response.content,
-             "content_type": response.get("Content-Type", "application/json")},
+            {
+                "body": body,
+                "status": response.status_code,
+                "content": response.content,
+                "content_type": response.get("Content-Type", "application/json"),
+            },
             KEEP_SECONDS,
-        )  # fmt: skip
+        )
         return response

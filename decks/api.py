@@ -15,8 +15,20 @@ from .throttle import AnonymousDeckCheckThrottle
 class CardSerializer(serializers.ModelSerializer):
     class Meta:
         model = Card
-        fields = ["id", "name", "norm_name", "supertype", "subtypes", "card_set", "set_code",
-                  "number", "regulation_mark", "evolves_from", "legal", "banned"]  # fmt: skip
+        fields = [
+            "id",
+            "name",
+            "norm_name",
+            "supertype",
+            "subtypes",
+            "card_set",
+            "set_code",
+            "number",
+            "regulation_mark",
+            "evolves_from",
+            "legal",
+            "banned",
+        ]
 
 
 class CardViewSet(viewsets.ReadOnlyModelViewSet):

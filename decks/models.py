@@ -75,10 +75,24 @@ class Card(models.Model):
 
     #: Columns that mirror `CardRecord`; the importer compares and writes exactly these.
     RECORD_FIELDS = (
-        "name", "norm_name", "supertype", "subtypes", "set_code", "number", "regulation_mark",
-        "evolves_from", "legal", "banned", "text_key", "is_basic_pokemon", "is_basic_energy",
-        "is_ace_spec", "is_radiant", "is_prism_star", "is_star",
-    )  # fmt: skip
+        "name",
+        "norm_name",
+        "supertype",
+        "subtypes",
+        "set_code",
+        "number",
+        "regulation_mark",
+        "evolves_from",
+        "legal",
+        "banned",
+        "text_key",
+        "is_basic_pokemon",
+        "is_basic_energy",
+        "is_ace_spec",
+        "is_radiant",
+        "is_prism_star",
+        "is_star",
+    )
 
     def to_record(self) -> CardRecord:
         return CardRecord(

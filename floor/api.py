@@ -28,8 +28,22 @@ class JudgeCallSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = JudgeCall
-        fields = ["id", "event", "match", "table", "round_number", "player", "reason", "status",
-                  "created_at", "taken_by", "taken_at", "closed_by", "closed_at", "note"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "match",
+            "table",
+            "round_number",
+            "player",
+            "reason",
+            "status",
+            "created_at",
+            "taken_by",
+            "taken_at",
+            "closed_by",
+            "closed_at",
+            "note",
+        ]
 
 
 class JudgeCallInputSerializer(serializers.Serializer):
@@ -53,9 +67,24 @@ class PenaltySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Penalty
-        fields = ["id", "event", "event_name", "round_number", "match", "table", "registration",
-                  "player", "player_name", "infraction", "penalty", "prizes", "note", "judge",
-                  "created_at", "result_changed"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "event_name",
+            "round_number",
+            "match",
+            "table",
+            "registration",
+            "player",
+            "player_name",
+            "infraction",
+            "penalty",
+            "prizes",
+            "note",
+            "judge",
+            "created_at",
+            "result_changed",
+        ]
 
 
 class PenaltyInputSerializer(serializers.Serializer):

@@ -228,16 +228,20 @@ def issue_penalty(
         )
         if applies:
             games = rules.penalty_games(
-                penalty, penalised=side, played=[] if final else _played_games(match),
+                penalty,
+                penalised=side,
+                played=[] if final else _played_games(match),
                 best_of=event.best_of,
-            )  # fmt: skip
+            )
             payload = {"games": [{"outcome": g.outcome, "reason": g.reason} for g in games]}
             label = rules.penalty_label(penalty)
             try:
                 match_services.set_result(
-                    match=match, by_user=by_user, payload=payload,
+                    match=match,
+                    by_user=by_user,
+                    payload=payload,
                     note=f"{label} for {reg.player.name}: {note}"[:200],
-                )  # fmt: skip
+                )
                 changed = True
             except DomainError as exc:
                 if exc.code != "result-incomplete":
@@ -245,10 +249,18 @@ def issue_penalty(
                 # Best of 3 with games still to play: the game loss is kept with the
                 # penalty and entered with the result when the match ends.
     made = Penalty.objects.create(
-        event=event, round=match.round, match=match, registration=reg, player=reg.player,
-        infraction=infraction, penalty=penalty, prizes=prizes or None, note=note,
-        judge=_user(by_user), result_changed=changed,
-    )  # fmt: skip
+        event=event,
+        round=match.round,
+        match=match,
+        registration=reg,
+        player=reg.player,
+        infraction=infraction,
+        penalty=penalty,
+        prizes=prizes or None,
+        note=note,
+        judge=_user(by_user),
+        result_changed=changed,
+    )
     _log(
         match,
         EventLogEntry.Kind.PENALTY,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from decks.parser import MAX_PASTE_CHARS
 
 from . import services
+from .models import Event
 from .public_record import TIME_ZONES
 
 
@@ -104,8 +105,6 @@ class EventForm(forms.ModelForm):
     """The settings organisers choose for an event; the service checks the rest."""
 
     class Meta:
-        from .models import Event
-
         model = Event
         fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
@@ -155,8 +154,6 @@ class EventForm(forms.ModelForm):
         return self.cleaned_data.get("sudden_death_style") or "new_game"
 
     def clean_kind(self):
-        from .models import Event
-
         return self.cleaned_data.get("kind") or Event.Kind.TOURNAMENT
 
     def clean_decklists_open(self) -> str:

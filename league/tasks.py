@@ -5,6 +5,10 @@ import os
 from celery import shared_task
 from django.db import connection
 
+from . import services
+from .models import DeckSubmission, Season
+from .notify import deck_verdict_notification
+
 
 @shared_task(name="league.ping")
 def ping() -> dict:
@@ -15,9 +19,6 @@ def ping() -> dict:
 @shared_task(name="league.recompute_season_points")
 def recompute_season_points(season_id: int) -> int:
     """Rebuild a season's leaderboard; safe to run any number of times."""
-    from . import services
-    from .models import Season
-
     season = Season.objects.filter(pk=season_id).first()
     if season is None:
         return 0
@@ -26,24 +27,17 @@ def recompute_season_points(season_id: int) -> int:
 
 @shared_task(name="league.send_deck_deadline_reminders")
 def send_deck_deadline_reminders() -> int:
-    from . import services
-
     return services.send_deck_deadline_reminders()
 
 
 @shared_task(name="league.send_event_starting_notices")
 def send_event_starting_notices() -> int:
-    from . import services
-
     return services.send_event_starting_notices()
 
 
 @shared_task(name="league.notify_deck_verdict")
 def notify_deck_verdict(submission_id: int) -> int:
     """Tell the player their deck's verdict (keyed by submission: sending twice is harmless)."""
-    from .models import DeckSubmission
-    from .notify import deck_verdict_notification
-
     submission = (
         DeckSubmission.objects.select_related("registration__event", "registration__player")
         .filter(pk=submission_id)
@@ -56,8 +50,6 @@ def notify_deck_verdict(submission_id: int) -> int:
 def send_password_reset(email: str, domain: str, site_name: str, use_https: bool) -> int:
     """Send the password-reset links of an address (recorded by the reset page through the
     outbox, known address or not)."""
-    from . import services
-
     return services.send_password_reset(
         email=email, domain=domain, site_name=site_name, use_https=use_https
     )

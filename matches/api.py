@@ -64,9 +64,23 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "round_number", "table", "division", "player_a", "player_a_name", "player_b",
-                  "player_b_name", "status", "result", "a_game_wins", "b_game_wins", "ended_at_time",
-                  "intentional_draw", "games"]  # fmt: skip
+        fields = [
+            "id",
+            "round_number",
+            "table",
+            "division",
+            "player_a",
+            "player_a_name",
+            "player_b",
+            "player_b_name",
+            "status",
+            "result",
+            "a_game_wins",
+            "b_game_wins",
+            "ended_at_time",
+            "intentional_draw",
+            "games",
+        ]
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -74,8 +88,19 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["id", "event", "number", "stage", "status", "published_at", "clock_started_at",
-                  "ends_at", "rematches", "pair_downs", "matches"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "number",
+            "stage",
+            "status",
+            "published_at",
+            "clock_started_at",
+            "ends_at",
+            "rematches",
+            "pair_downs",
+            "matches",
+        ]
 
 
 class WaysSerializer(serializers.Serializer):
@@ -300,6 +325,12 @@ def event_standings(request, event_id: int):
         rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
         cache.set(key, rows, timeout=page_cache.FRAGMENT_TIMEOUT)
     rows = selectors.standings_rows_for(request.user, event, rows, staff=staff)
-    return Response({"round": snapshot.round_number, "version": snapshot.version,
-                     "published": snapshot.published, "computed_at": snapshot.computed_at,
-                     "rows": rows})  # fmt: skip
+    return Response(
+        {
+            "round": snapshot.round_number,
+            "version": snapshot.version,
+            "published": snapshot.published,
+            "computed_at": snapshot.computed_at,
+            "rows": rows,
+        }
+    )

@@ -6,6 +6,6 @@ class MatchesConfig(AppConfig):
     verbose_name = "Rounds, matches and standings"
 
     def ready(self) -> None:
-        from . import signals
+        from . import signals  # noqa: PLC0415 (signal receivers connect in ready(), once the models are loaded)
 
         signals.connect()

@@ -28,8 +28,7 @@ BOTH_WAYS_HELP = (
 
 def _both_ways(winner: str) -> dict:
     """A game both players won at once, where `winner` won in both ways and the other in one."""
-    return {"outcome": "both_won", "reason": "played",
-            "ways": {winner: 2, _other(winner): 1}}  # fmt: skip
+    return {"outcome": "both_won", "reason": "played", "ways": {winner: 2, _other(winner): 1}}
 
 
 class QuickReportForm(forms.Form):
@@ -247,10 +246,14 @@ class PlayerGamesForm(GamesForm):
         self, *args, side: str, rows: int, both_ways: bool = True, draws: bool = False, **kwargs
     ):
         self.side = side
-        choices = PLAYER_OUTCOMES + _extra_outcomes(both_ways, draws, [
-            ("me_both_ways", "We both won, but I won in both ways, my opponent in one"),
-            ("opponent_both_ways", "We both won, but my opponent won in both ways, I in one"),
-        ])  # fmt: skip
+        choices = PLAYER_OUTCOMES + _extra_outcomes(
+            both_ways,
+            draws,
+            [
+                ("me_both_ways", "We both won, but I won in both ways, my opponent in one"),
+                ("opponent_both_ways", "We both won, but my opponent won in both ways, I in one"),
+            ],
+        )
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     def side_outcome(self, value: str) -> str:
@@ -277,11 +280,21 @@ class StaffResultForm(GamesForm):
             ("both_won", "Both won at once → sudden death next"),
             ("tie", "Unfinished at time"),
             ("double_loss", "Double game loss"),
-            *_extra_outcomes(both_ways, draws, [
-                ("a_both_ways", f"Both won, but {names['a']} in both ways, {names['b']} in one"),
-                ("b_both_ways", f"Both won, but {names['b']} in both ways, {names['a']} in one"),
-            ]),
-        ]  # fmt: skip
+            *_extra_outcomes(
+                both_ways,
+                draws,
+                [
+                    (
+                        "a_both_ways",
+                        f"Both won, but {names['a']} in both ways, {names['b']} in one",
+                    ),
+                    (
+                        "b_both_ways",
+                        f"Both won, but {names['b']} in both ways, {names['a']} in one",
+                    ),
+                ],
+            ),
+        ]
         self.AHEAD_CHOICES = [("", "—"), ("a", names["a"]), ("b", names["b"]), ("level", "Level")]
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 

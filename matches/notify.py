@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from league.models import Event
+from league.models import Event, Registration
 from league.notify import notify_staff
 from league.wording import full_stop
 from notifications.services import NotificationItem, notify
@@ -150,8 +150,6 @@ def result_changed(match: Match, *, why: str = "") -> int:
 
 
 def standings_published(event: Event, round_number: int) -> int:
-    from league.models import Registration
-
     user_ids = (
         Registration.objects.filter(event=event, player__user__isnull=False)
         .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))

@@ -72,8 +72,12 @@ def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
     if not snapshot:
         return "no result"
     result = snapshot.get("result")
-    head = {"a": f"{names['a']} won", "b": f"{names['b']} won", "tie": "Tie",
-            "double_loss": "Double loss"}.get(result, "Incomplete")  # fmt: skip
+    head = {
+        "a": f"{names['a']} won",
+        "b": f"{names['b']} won",
+        "tie": "Tie",
+        "double_loss": "Double loss",
+    }.get(result, "Incomplete")
     extras = [
         label
         for key, label in (("intentional_draw", "intentional draw"), ("at_time", "at time"))

@@ -58,9 +58,36 @@ def organiser(username: str = "organiser"):
     return user
 
 
-FIRST_NAMES = ("Alex", "Sam", "Jordan", "Taylor", "Riley", "Casey", "Morgan", "Jamie", "Avery",
-               "Quinn", "Rowan", "Emery", "Hayden", "Kai", "Nico", "Sasha", "Robin", "Ellis",
-               "Noa", "Luca", "Mika", "Aiden", "Zoe", "Iris", "Theo", "Maya", "Felix", "Lena")  # fmt: skip
+FIRST_NAMES = (
+    "Alex",
+    "Sam",
+    "Jordan",
+    "Taylor",
+    "Riley",
+    "Casey",
+    "Morgan",
+    "Jamie",
+    "Avery",
+    "Quinn",
+    "Rowan",
+    "Emery",
+    "Hayden",
+    "Kai",
+    "Nico",
+    "Sasha",
+    "Robin",
+    "Ellis",
+    "Noa",
+    "Luca",
+    "Mika",
+    "Aiden",
+    "Zoe",
+    "Iris",
+    "Theo",
+    "Maya",
+    "Felix",
+    "Lena",
+)
 SURNAME_INITIALS = "ABCDEFGHJKLMNOPRSTVW"
 
 
@@ -72,18 +99,24 @@ def player_name(i: int) -> str:
     return f"{first} {initial}." + (f" {cycle + 1}" if cycle else "")
 
 
-def create_players(count: int, *, prefix: str, rng: random.Random, with_users: bool = True,
-                   emails: bool = True) -> list[Player]:  # fmt: skip
+def create_players(
+    count: int, *, prefix: str, rng: random.Random, with_users: bool = True, emails: bool = True
+) -> list[Player]:
     """Players (and site accounts without passwords) in bulk; ages spread over divisions.
     Without `emails` the accounts have no address: notifications reach the inbox only."""
     User = get_user_model()
     users = []
     if with_users:
         users = User.objects.bulk_create(
-            [User(username=f"{prefix}-{i:05d}", password="!",
-                  email=f"{prefix}-{i:05d}@example.test" if emails else "")
-             for i in range(count)]
-        )  # fmt: skip
+            [
+                User(
+                    username=f"{prefix}-{i:05d}",
+                    password="!",
+                    email=f"{prefix}-{i:05d}@example.test" if emails else "",
+                )
+                for i in range(count)
+            ]
+        )
     today = date.today()
     return Player.objects.bulk_create(
         [
@@ -149,9 +182,13 @@ def _report_round(round_: Round, rng: random.Random, staff, share: float = 1.0) 
                 continue
             services.report_result(match=match, by_user=users[0], payload=payload)
             if rng.random() < 0.02 and not payload.get("intentional_draw"):
-                flipped = {**payload, "games": [
-                    {"outcome": {"a": "b", "b": "a"}.get(g["outcome"], g["outcome"])} for g in payload["games"]
-                ]}  # fmt: skip
+                flipped = {
+                    **payload,
+                    "games": [
+                        {"outcome": {"a": "b", "b": "a"}.get(g["outcome"], g["outcome"])}
+                        for g in payload["games"]
+                    ],
+                }
                 with contextlib.suppress(Exception):
                     services.report_result(match=match, by_user=users[1], payload=flipped)
                 services.set_result(
@@ -168,18 +205,34 @@ def simulation_season(staff) -> Season:
     league.organisers.add(staff)
     today = date.today()
     season, _ = Season.objects.get_or_create(
-        league=league, name=f"Season {today.year}",
-        defaults={"starts_on": today.replace(month=1, day=1), "ends_on": today.replace(month=12, day=31),
-                  "junior_from_year": today.year - 11, "senior_from_year": today.year - 15},
-    )  # fmt: skip
+        league=league,
+        name=f"Season {today.year}",
+        defaults={
+            "starts_on": today.replace(month=1, day=1),
+            "ends_on": today.replace(month=12, day=31),
+            "junior_from_year": today.year - 11,
+            "senior_from_year": today.year - 15,
+        },
+    )
     return season
 
 
-def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, drop_rate: float = 0.03,
-                   season: Season | None = None, staff=None, name: str | None = None,
-                   stop_after_round: int | None = None, report_share: float = 0.0,
-                   emails: bool = False, progress=None, days: int = 1,
-                   prepare=None) -> SimulationReport:  # fmt: skip
+def simulate_event(
+    *,
+    players: int | list[Player],
+    seed: int,
+    best_of: int = 3,
+    drop_rate: float = 0.03,
+    season: Season | None = None,
+    staff=None,
+    name: str | None = None,
+    stop_after_round: int | None = None,
+    report_share: float = 0.0,
+    emails: bool = False,
+    progress=None,
+    days: int = 1,
+    prepare=None,
+) -> SimulationReport:
     """Create an event in `season` (a simulation league by default) and play it through.
     `players` is a count of new players or a list of existing ones; `stop_after_round`
     leaves the event running after that round's results (for demos), with the next round
@@ -195,10 +248,16 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
     stamp = f"{seed}-{timezone.now():%Y%m%d%H%M%S%f}"
     count = players if isinstance(players, int) else len(players)
     event = Event.objects.create(
-        season=season, name=name or f"Simulated event {count}p seed {seed}", slug=slugify(f"sim-{stamp}"),
-        format=fmt, best_of=best_of, seed=str(seed), starts_at=timezone.now(),
-        deck_deadline=timezone.now() + timedelta(days=1), days=days,
-    )  # fmt: skip
+        season=season,
+        name=name or f"Simulated event {count}p seed {seed}",
+        slug=slugify(f"sim-{stamp}"),
+        format=fmt,
+        best_of=best_of,
+        seed=str(seed),
+        starts_at=timezone.now(),
+        deck_deadline=timezone.now() + timedelta(days=1),
+        days=days,
+    )
     report = SimulationReport(event=event)
     decks = legal_sample_decks(fmt) or [""]
     people = (

@@ -481,7 +481,7 @@ class CardIndex:
         return list(cached[:limit])
 
     def _search(self, query: str, limit: int) -> list[str]:
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # noqa: PLC0415 (only suggestions need it; the rules import fast)
 
         if self._choices is None:
             self._choices = list(self._by_norm)

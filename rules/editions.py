@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from rules.divisions import ORDER
 from rules.errors import RulesError
 
 END_OF_ROUND = ("sudden_death", "extra_turns")
@@ -269,8 +270,6 @@ def age_modified_pods(counts: Mapping[str, int], *, minimum: int) -> list[tuple[
     >>> age_modified_pods({"junior": 4, "senior": 5, "masters": 30}, minimum=6)
     [('junior', 'senior', 'masters')]
     """
-    from rules.divisions import ORDER
-
     unknown = set(counts) - set(ORDER)
     if unknown:
         raise ValueError(f"unknown divisions: {', '.join(sorted(unknown))}")

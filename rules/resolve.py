@@ -359,7 +359,7 @@ def _same_but_marks(written: str, rec: CardRecord) -> bool:
 def _misspelt(written: str, rec: CardRecord) -> bool:
     """A slip of the keyboard (`Azelv` for `Azelf`) or the name cut short (`Pokegear` for
     `Pokégear 3.0`), for a written name that is no card's."""
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz  # noqa: PLC0415 (only a misspelt name needs it; the rules import fast)
 
     key = normalise_name(written, rec.supertype)
     if len(key) >= 5 and rec.norm_name.startswith(key + " "):

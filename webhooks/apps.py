@@ -8,6 +8,6 @@ class WebhooksConfig(AppConfig):
     def ready(self) -> None:
         # `sending` registers the deliveries' kind of leased work with the one relay;
         # `checks` the deploy check on private targets.
-        from . import checks, hooks, sending  # noqa: F401
+        from . import checks, hooks, sending  # noqa: F401, PLC0415 (registered in ready(), once the models are loaded)
 
         hooks.connect()

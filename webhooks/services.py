@@ -26,7 +26,7 @@ from rules.errors import DomainError
 
 from . import events as webhook_events
 from . import targets
-from .models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
+from .models import DeliveryStatus, WebhookDelivery, WebhookEndpoint, new_secret
 from .sending import DELIVERIES, Attempt, backoff_seconds, body_for, deliver
 
 __all__ = ["Attempt", "backoff_seconds", "body_for", "deliver"]  # re-exported: callers, tests
@@ -99,8 +99,6 @@ def delete_endpoint(*, endpoint: WebhookEndpoint, by_user) -> None:
 @transaction.atomic
 def rotate_secret(*, endpoint: WebhookEndpoint, by_user) -> WebhookEndpoint:
     """A new secret; attempts from now on are signed with it."""
-    from .models import new_secret
-
     _check_staff(by_user, endpoint.league)
     endpoint.secret = new_secret()
     endpoint.save(update_fields=["secret"])

@@ -110,7 +110,7 @@ def _connect(target: Target, deadline: float, connect_timeout: float) -> socket.
 @functools.cache
 def _tls_context() -> ssl.SSLContext:
     try:
-        import certifi
+        import certifi  # noqa: PLC0415 (optional: the system store without it)
     except ImportError:  # pragma: no cover - requests brings certifi
         return ssl.create_default_context()
     return ssl.create_default_context(cafile=certifi.where())

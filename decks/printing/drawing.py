@@ -65,7 +65,7 @@ class _Writer:
     def __init__(self, font: tuple[str, str | None] | None, *, compress: bool):
         # Imported here: fpdf2 (with Pillow) takes over half a second to import, and every
         # web and worker process imports this module through the pages.
-        from fpdf import FPDF
+        from fpdf import FPDF  # noqa: PLC0415 (fpdf2 costs half a second to import; only printing needs it)
 
         pdf = FPDF(orientation="P", unit="mm", format="A4")
         pdf.set_compression(compress)

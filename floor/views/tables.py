@@ -163,9 +163,14 @@ def deck_check(request, match_id: int):
             else:
                 if data["outcome"] == DeckCheck.Outcome.MISMATCH:
                     messages.warning(request, f"Deck check: mismatch for {names[data['side']]}.")
-                    query = urlencode({"side": data["side"], "infraction": "deck-decklist",
-                                       "penalty": "game-loss",
-                                       "note": f"Deck check: {data['note']}"})  # fmt: skip
+                    query = urlencode(
+                        {
+                            "side": data["side"],
+                            "infraction": "deck-decklist",
+                            "penalty": "game-loss",
+                            "note": f"Deck check: {data['note']}",
+                        }
+                    )
                     return redirect(f"{reverse('floor-match', args=[match.pk])}?{query}#penalty")
                 messages.success(request, f"Deck check: {names[data['side']]}'s deck is OK.")
                 return redirect("floor-deck-check", match.pk)

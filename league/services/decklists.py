@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -50,8 +50,6 @@ def _share_lock_event(event_id: int) -> None:
     """Hold the event row in share mode until the transaction ends: pairing a round (which
     takes it FOR UPDATE) waits for submissions in flight, while submissions from several
     players do not wait for one another. A no-op on SQLite (the quick start)."""
-    from django.db import connection
-
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1 FROM league_event WHERE id = %s FOR SHARE", [event_id])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from rules.errors import DomainError
@@ -28,8 +29,6 @@ def save_profile(*, user, name: str, player_id: str, birth_date: date, email: st
         raise DomainError("not-allowed", "Sign in to edit your player profile.", status=403)
     name, player_id, email = name.strip(), player_id.strip(), email.strip()
     # One profile save per account at a time: the user row is the lock.
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.select_for_update().get(pk=user.pk)
     player = Player.objects.filter(user=user).first()
     taken = Player.objects.filter(player_id=player_id)

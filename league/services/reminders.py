@@ -7,14 +7,13 @@ from datetime import timedelta
 from django.utils import timezone
 
 from ..models import Event
+from ..notify import deck_deadline_reminders, event_starting
 
 
 def send_deck_deadline_reminders(*, now=None) -> int:
     """Remind registered players of the deck deadline 24 hours and 1 hour before it (run by
     celery beat every few minutes; the notification keys make repeats harmless). Returns
     the number of notifications written."""
-    from ..notify import deck_deadline_reminders
-
     now = now or timezone.now()
     written = 0
     for hours in (24, 1):
@@ -33,8 +32,6 @@ def send_deck_deadline_reminders(*, now=None) -> int:
 
 def send_event_starting_notices(*, now=None, within=timedelta(hours=1)) -> int:
     """Tell registered players an event starts within the hour (celery beat)."""
-    from ..notify import event_starting
-
     now = now or timezone.now()
     events = Event.objects.filter(
         status=Event.Status.REGISTRATION, starts_at__gt=now, starts_at__lte=now + within

@@ -30,7 +30,7 @@ class Sheet:
 
     def __init__(self, size: str, *, title: str, font=True, compress: bool = True):
         # Imported here: fpdf2 (with Pillow) is slow to import and most requests never print.
-        from fpdf import FPDF
+        from fpdf import FPDF  # noqa: PLC0415 (fpdf2 costs half a second to import; only printing needs it)
 
         self.width, self.height = page_size(size)
         pdf = FPDF(orientation="P", unit="mm", format=(self.width, self.height))
@@ -101,7 +101,7 @@ class Sheet:
         """`url` as a QR code (segno, error correction M) drawn as filled rectangles, one a
         run of dark modules: sharp at any printer's resolution. The white quiet zone of 4
         modules is inside `size`."""
-        import segno
+        import segno  # noqa: PLC0415 (with fpdf2: only printing needs it)
 
         # A fixed mask: choosing the best of eight costs ten times the encoding, for
         # codes that scan as well on paper.

@@ -225,9 +225,12 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
     if not pairs_by_pod:
         raise DomainError("event-finished", "The top cut is over.", status=409)
     round_ = Round.objects.create(
-        event=event, number=number, stage=Round.Stage.TOP_CUT, seed=event.seed or str(event.pk),
+        event=event,
+        number=number,
+        stage=Round.Stage.TOP_CUT,
+        seed=event.seed or str(event.pk),
         created_by=_user(by_user),
-    )  # fmt: skip
+    )
     Match.objects.bulk_create(
         Match(round=round_, table=table, division=key, player_a_id=int(a), player_b_id=int(b))
         for key, pairs in pairs_by_pod
@@ -309,10 +312,16 @@ def record_paired_matches(
             )
         old.delete()
     Match.objects.bulk_create(
-        Match(round=round_, table=table, division=division, player_a_id=a, player_b_id=b,
-              **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}))
+        Match(
+            round=round_,
+            table=table,
+            division=division,
+            player_a_id=a,
+            player_b_id=b,
+            **({"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}),
+        )
         for table, division, a, b in pairings
-    )  # fmt: skip
+    )
     webhook_events.round_paired(round_)
     status = Event.Status.TOP_CUT if stage == Round.Stage.TOP_CUT else Event.Status.RUNNING
     if event.status != status and not (

@@ -11,11 +11,26 @@ pending / failed) with a retry button.
 from django import template
 from django.urls import reverse
 
+from league.models import Event
+from matches import selectors
 from matches.notify import round_mail_key_prefixes
-from matches.views.players import my_match_card
+from matches.presenters import match_card
 from notifications.services import mail_status
 
 register = template.Library()
+
+
+def my_match_card(user, event: Event) -> dict | None:
+    """The card of `user`'s match in the event's latest published round (one query), or
+    None: not signed in, nothing published yet, or not paired in that round."""
+    if not user.is_authenticated:
+        return None
+    match = selectors.current_match(user, event)
+    if match is None:
+        return None
+    match.round.event = event
+    mine = match.player_a if match.player_a.player.user_id == user.pk else match.player_b
+    return match_card(match, mine.pk)
 
 
 @register.inclusion_tag("matches/_my_match.html", takes_context=True)

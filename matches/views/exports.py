@@ -100,14 +100,21 @@ def _sheets_pdf(event, submissions, filename: str) -> HttpResponse:
     starts = timezone.localtime(event.starts_at)
     sheets = [
         deck_sheet(
-            text=s.text, verdict=s.verdict, legal=s.legal, card_count=s.card_count,
-            version=s.version, submitted_at=timezone.localtime(s.submitted_at),
-            player_name=s.registration.player.name, player_id=s.registration.player.player_id,
-            division=s.registration.get_division_display(), index=index,
-            birth_date=_day(s.registration.player.birth_date), event_date=_day(starts),
+            text=s.text,
+            verdict=s.verdict,
+            legal=s.legal,
+            card_count=s.card_count,
+            version=s.version,
+            submitted_at=timezone.localtime(s.submitted_at),
+            player_name=s.registration.player.name,
+            player_id=s.registration.player.player_id,
+            division=s.registration.get_division_display(),
+            index=index,
+            birth_date=_day(s.registration.player.birth_date),
+            event_date=_day(starts),
         )
         for s in submissions
-    ]  # fmt: skip
+    ]
     pdf = decklists_pdf(
         sheets, event_name=event.name, subtitle=f"{event.format.name} · {_day(starts)}"
     )

@@ -19,19 +19,6 @@ UPCOMING = (Event.Status.REGISTRATION,)
 RUNNING = (Event.Status.RUNNING, Event.Status.TOP_CUT)
 
 
-def my_match_card(user, event: Event) -> dict | None:
-    """The card of `user`'s match in the event's latest published round (one query), or
-    None: not signed in, nothing published yet, or not paired in that round."""
-    if not user.is_authenticated:
-        return None
-    match = selectors.current_match(user, event)
-    if match is None:
-        return None
-    match.round.event = event
-    mine = match.player_a if match.player_a.player.user_id == user.pk else match.player_b
-    return match_card(match, mine.pk)
-
-
 def _history(registrations: list[Registration]) -> tuple[dict, dict]:
     """Match records of `registrations` in published rounds, and the current match card of
     those in running events: `({registration id: [line]}, {registration id: card})`. Two

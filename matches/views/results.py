@@ -113,8 +113,11 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     reports, my_report, their_report = [], None, None
     if side is not None or staff:
         for report in match.reports.filter(superseded=False).select_related("reported_by"):
-            entry = {"report": report, "summary": result_summary(report.payload, names),
-                     "name": names[report.side]}  # fmt: skip
+            entry = {
+                "report": report,
+                "summary": result_summary(report.payload, names),
+                "name": names[report.side],
+            }
             reports.append(entry)
             if report.side == side:
                 my_report = entry

@@ -1,5 +1,6 @@
 """Demo data for the quick start, built through the real services."""
 
+import random
 from datetime import date, timedelta
 
 from django.conf import settings
@@ -60,8 +61,6 @@ class Command(BaseCommand):
             senior_from_year=today.year - 15,
             best_finishes=4,
         )
-        import random
-
         rng = random.Random(7)
         with transaction.atomic():
             named = []

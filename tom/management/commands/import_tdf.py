@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from league.models import Event, League, Season
 from rules.errors import DomainError
-from tom import services
+from tom import services, tdf
 from tom.models import TomUpload
 
 
@@ -66,8 +66,6 @@ class Command(BaseCommand):
             data = path.read_bytes()
             if event is None and season is None and league is not None:
                 save = services.read_save(data)
-                from tom import tdf
-
                 season = services.default_season(
                     by_user=user, league=league, on=tdf.parse_date(save.data.startdate)
                 )
