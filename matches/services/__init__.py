@@ -23,7 +23,9 @@ from .rounds import (
 )
 from .standings import (
     STANDINGS_COALESCE_SECONDS,
+    cut_rounds,
     final_placements,
+    final_standings,
     finish_event,
     recompute_standings,
     request_standings,
@@ -37,9 +39,11 @@ __all__ = [
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
     "close_round",
+    "cut_rounds",
     "event_pods",
     "event_structure",
     "final_placements",
+    "final_standings",
     "finish_event",
     "pair_next_round",
     "publish_round",

@@ -10,8 +10,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from league import services as league_services
-from league.models import Event, Registration
+from league.models import Event, EventPlacement, Registration
 from notifications import outbox
+from rules import divisions as age
+from rules.placements import CutMatch, final_order, reached
 from rules.standings import compute_standings
 
 from .. import notify, selectors, webhook_events
@@ -197,39 +199,95 @@ def recompute_standings(
 
 
 def final_placements(event: Event) -> list[tuple[int, str, int]]:
-    """(registration, division, place) for everyone, pod by pod: top-cut players by how far
-    they got (ties within a stage by Swiss seed), then the rest in Swiss order. In an event
-    run separately, places are numbered within each division (a combined pod's players
-    keep their own division's places and prizes)."""
+    """(registration, division, place) for everyone, pod by pod, by the one recipe
+    (`rules.placements.final_order`): top-cut players by how far they got (ties within a
+    stage by Swiss seed), then the rest in Swiss order (`standings_rows`, the published
+    standings). In an event run separately, places are numbered within each division (a
+    combined pod's players keep their own division's places and prizes). `finish_event`
+    records these; the TOM comparison reads them."""
+    return [(reg, division, place) for reg, division, place, _ in _final(event)]
+
+
+def cut_rounds(event: Event, pod_key: str) -> list[list[CutMatch]]:
+    """The pod's top-cut rounds as the placement rules read them (registration ids)."""
+    rounds: dict[int, list[CutMatch]] = {}
+    matches = Match.objects.filter(
+        round__event=event, round__stage=Round.Stage.TOP_CUT, division=pod_key
+    ).order_by("round__number", "table")
+    for m in matches:
+        winner = winner_of(m)
+        rounds.setdefault(m.round_id, []).append(
+            CutMatch(
+                a=str(m.player_a_id),
+                b=str(m.player_b_id) if m.player_b_id else None,
+                winner=str(winner) if winner else None,
+            )
+        )
+    return list(rounds.values())
+
+
+def _final(event: Event) -> list[tuple[int, str, int, str]]:
+    """(registration, division, place, how far they got in the cut or "")."""
     rows = standings_rows(event)
     division_of = {r["registration"]: r["division"] for r in rows}
     separate = event.division_mode == Event.DivisionMode.SEPARATE
-    cut = Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
     out = []
     for pod in event_pods(event):
         swiss_order = [
-            r["registration"] for r in rows if not pod.key or r["division"] in pod.divisions
+            str(r["registration"]) for r in rows if not pod.key or r["division"] in pod.divisions
         ]
-        seed_of = {reg: i for i, reg in enumerate(swiss_order)}
-        by_round: dict[int, list[Match]] = {}
-        for m in cut.filter(division=pod.key).order_by("round__number", "table"):
-            by_round.setdefault(m.round_id, []).append(m)
-        placed: list[int] = []
-        for k, ms in enumerate(reversed(list(by_round.values()))):
-            winners = [w for w in map(winner_of, ms) if w is not None]
-            if k == 0:
-                placed += [w for w in winners if w not in placed]
-            losers = [r for m in ms for r in (m.player_a_id, m.player_b_id) if r not in winners]
-            placed += sorted(
-                (x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9)
-            )
-        placed += [reg for reg in swiss_order if reg not in placed]
+        cut = cut_rounds(event, pod.key)
+        how_far = reached(cut)
         count: dict[str, int] = {}
-        for reg in placed:
+        for reg in map(int, final_order(swiss_order, cut)):
+            if reg not in division_of:
+                continue  # withdrawn since the cut was paired
             group = division_of[reg] if separate else ""
             count[group] = count.get(group, 0) + 1
-            out.append((reg, division_of[reg], count[group]))
+            out.append((reg, division_of[reg], count[group], how_far.get(str(reg), "")))
     return out
+
+
+def final_standings(event: Event) -> list[dict]:
+    """A finished event's final standings, for its standings page, the API and the JSON
+    export: a row a player, best first (division by division, youngest first, where places
+    are numbered within each division). The places
+    are the published ones (`EventPlacement`, what league points are given for: the recipe
+    of `final_placements`, or TOM's for an event mirrored from TOM); each row adds how far
+    the player got in the top cut (`reached`: "Winner", "Final", "Top 4", ...; "" below the
+    cut), their Swiss rank, record, match points, OWP and OOWP. Empty before the event is finished."""
+    if event.status != Event.Status.FINISHED:
+        return []
+    placements = list(
+        EventPlacement.objects.filter(event=event).values_list(
+            "registration_id", "division", "place", "points"
+        )
+    )
+    if not placements:
+        return []
+    swiss = {r["registration"]: r for r in standings_rows(event)}
+    how_far: dict[str, str] = {}
+    for pod in event_pods(event):
+        how_far.update(reached(cut_rounds(event, pod.key)))
+    names = dict(Registration.objects.filter(event=event).values_list("pk", "player__name"))
+    order = {d: i for i, d in enumerate(age.ORDER)}
+    rows = []
+    # Places are numbered within each division when divisions are placed apart (an event
+    # run separately, or TOM's lists of a mirrored event), else once for everyone.
+    per_division = len({p[2] for p in placements}) < len(placements)
+    for reg, division, place, league_points in sorted(
+        placements, key=lambda p: (order.get(p[1], 9) if per_division else 0, p[2])
+    ):
+        row = swiss.get(reg, {})
+        rows.append({
+            "place": place, "registration": reg, "player": names.get(reg, ""),
+            "player_id": row.get("player_id", ""), "division": division,
+            "reached": how_far.get(str(reg), ""), "swiss_rank": row.get("rank"),
+            "record": row.get("record", ""), "points": row.get("points", 0),
+            "owp": row.get("owp", 0), "oowp": row.get("oowp", 0),
+            "dropped": row.get("dropped", False), "league_points": league_points,
+        })  # fmt: skip
+    return rows
 
 
 @transaction.atomic

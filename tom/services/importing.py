@@ -108,6 +108,7 @@ def import_save(
                     f"this save is tournament {t.data.id}, the event mirrors {tom.sanction_id}.",
                 )
         summary = Replay(event, tom, t, by_user).run()
+        event.refresh_from_db()  # its status, structure and pods as the save left them
         compare_standings(event=event, tom=tom, t=t)
         tom.save_data = to_json(t)
         tom.save()
