@@ -70,7 +70,7 @@ def test_the_finished_events_standings_are_its_final_places(imported):
 
 
 def test_every_pod_of_an_imported_event_has_its_bracket(imported):
-    event, t = imported
+    event, _ = imported
     page = Client().get(f"/events/{event.pk}/bracket/").content.decode()
     assert "<h2>Juniors and Seniors</h2>" in page and "<h2>Masters</h2>" in page
     masters = page[page.index("<h2>Masters</h2>") :]

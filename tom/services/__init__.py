@@ -1,7 +1,8 @@
 """TOM saves in and out, a module a concern: `importing` (a save as an event, or an event
 brought up to date; played through the site's services by `replay`), `exporting` (the event
-as a save), `comparison` (our final places against TOM's), `uploads` (the laptop script's
-token, and saves it posts, applied by the worker), `common` (what they share). Callers
+as a save), `comparison` (our final places against TOM's), `saves` (saves the laptop script posts,
+applied by the worker; refused saves kept for the organiser's decision), `uploads` (the
+laptop script's token), `common` (what they share). Callers
 import from `tom.services`.
 
 An import plays the save through the site's own services, round by round, as if the event
@@ -28,15 +29,25 @@ player twice or contradicts the event raises `DomainError` (`tdf-invalid`,
 `tdf-contradicts`) naming the element, and nothing is changed.
 """
 
-from .common import MAX_SAVE_BYTES, from_json, read_save, to_json, tom_divisions
+from .common import MAX_SAVE_BYTES, SaveDiffers, from_json, read_save, to_json, tom_divisions
 from .comparison import compare_standings
 from .exporting import export_filename, export_save, export_text
 from .importing import ImportResult, default_season, import_save
+from .saves import (
+    apply_save,
+    import_as_new_event,
+    keep_refused,
+    latest_refused,
+    receive_save,
+    save_status,
+)
 from .uploads import event_for_token, new_upload_token, organiser_user, token_digest
 
 __all__ = [
     "MAX_SAVE_BYTES",
     "ImportResult",
+    "SaveDiffers",
+    "apply_save",
     "compare_standings",
     "default_season",
     "event_for_token",
@@ -44,10 +55,15 @@ __all__ = [
     "export_save",
     "export_text",
     "from_json",
+    "import_as_new_event",
     "import_save",
+    "keep_refused",
+    "latest_refused",
     "new_upload_token",
     "organiser_user",
     "read_save",
+    "receive_save",
+    "save_status",
     "to_json",
     "token_digest",
     "tom_divisions",

@@ -47,6 +47,35 @@ def contradicts(element: str, message: str) -> DomainError:
 # --- the save as JSON (TomEvent.save_data) --------------------------------------------
 
 
+class SaveDiffers(DomainError):
+    """The save and the event differ in a way the organiser can resolve: the message says
+    how, in words; `fix` names the action the TOM page offers ("new-event": import the
+    save as a new event of the same season)."""
+
+    def __init__(self, message: str, *, fix: str = ""):
+        super().__init__("tdf-differs", message, status=409)
+        self.fix = fix
+
+
+#: How TOM pairs a pod's players, in words.
+POD_WORDS = {
+    tdf.JUNIORS: "Juniors",
+    tdf.SENIORS: "Seniors",
+    tdf.MASTERS: "Masters",
+    tdf.JUNIORS_SENIORS: "Juniors and Seniors together",
+    tdf.ALL_AGES: "all divisions together",
+}
+
+
+def pairing_words(t: tdf.Tournament) -> str:
+    """How the save pairs its players: "all divisions together" or "each division on its
+    own (Juniors and Seniors together; Masters)"."""
+    if len(t.pods) == 1:
+        return "all divisions together"
+    pods = "; ".join(POD_WORDS.get(p.category, f"pod {p.category}") for p in t.pods)
+    return f"the divisions in {len(t.pods)} groups ({pods})"
+
+
 def to_json(t: tdf.Tournament) -> dict:
     return dataclasses.asdict(t)
 

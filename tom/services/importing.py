@@ -21,7 +21,7 @@ from rules.errors import DomainError
 
 from .. import tdf
 from ..models import TomEvent, TomUpload
-from .common import contradicts, read_save, to_json
+from .common import SaveDiffers, contradicts, pairing_words, read_save, to_json
 from .comparison import compare_standings
 from .replay import Replay
 
@@ -95,8 +95,14 @@ def import_save(
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
             tom = TomEvent.objects.filter(event=event).first()
             if (tom is None or not tom.save_data) and Round.objects.filter(event=event).exists():
-                raise contradicts(
-                    "tournament/pods", f"{event} already has rounds paired on this site."
+                paired = Round.objects.filter(event=event).count()
+                raise SaveDiffers(
+                    f"{event} already has {paired} round{'s' if paired != 1 else ''} paired "
+                    f"here, on the site, and none from TOM; this save has TOM's own pairings "
+                    f"({pairing_words(t)}). A save can only be applied to an event TOM "
+                    "pairs from round 1: import it as a new event, or keep pairing this "
+                    "event here.",
+                    fix="new-event",
                 )
             if tom is None:
                 tom = TomEvent.objects.create(event=event, sanction_id=t.data.id, save_data={})

@@ -18,10 +18,12 @@ from .common import (
     FLIPPED,
     POD_LABEL,
     RESULT_OF_OUTCOME,
+    SaveDiffers,
     contradicts,
     cut_offset_of,
     cut_rounds_of,
     finalised,
+    pairing_words,
     site_number,
     swiss_rounds_of,
     tom_divisions,
@@ -50,15 +52,18 @@ class Replay:
         separate = len(t.pods) > 1
         if self.separate != separate:
             if had_rounds:
-                mode = "separately" if self.separate else "combined"
-                raise contradicts(
-                    "tournament/pods",
-                    f"the event is run {mode}, the save has {len(t.pods)} pod(s).",
+                ours = "each division on its own" if self.separate else "all divisions together"
+                raise SaveDiffers(
+                    f"In this save TOM pairs {pairing_words(t)}; this event pairs {ours}, and "
+                    "its rounds are already paired that way here, so the save cannot be "
+                    "applied to it. Pair the event the same way in TOM, or import the save as "
+                    "a new event.",
+                    fix="new-event",
                 )
+            mode = Event.DivisionMode.SEPARATE if separate else Event.DivisionMode.COMBINED
             self.event = league_services.update_event(
-                event=self.event, by_user=self.by_user,
-                division_mode=Event.DivisionMode.SEPARATE if separate else Event.DivisionMode.COMBINED,
-            )  # fmt: skip
+                event=self.event, by_user=self.by_user, division_mode=mode
+            )
             self.separate = separate
         offset = cut_offset_of(t, self.event.season, self.tom.cut_offset if had_rounds else None)
         if any(cut_rounds_of(p) for p in t.pods):
