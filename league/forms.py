@@ -5,14 +5,14 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import RegexValidator
 from django.utils import timezone
 
-from decks.api import MAX_DECKLIST_CHARS
+from decks.parser import MAX_PASTE_CHARS
 
 
 class DecklistForm(forms.Form):
     decklist_text = forms.CharField(
         label="Decklist",
         widget=forms.Textarea(attrs={"spellcheck": "false", "autocomplete": "off"}),
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         strip=False,
         error_messages={"required": "Paste your decklist: the text is empty."},
     )

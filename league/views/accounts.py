@@ -15,9 +15,10 @@ from django.views.decorators.http import require_POST
 from rules.divisions import division_for
 from rules.errors import DomainError
 
-from .. import notify, services, tokens
+from .. import notify, services
 from ..forms import ProfileForm, SignupForm
 from ..models import Division, Season
+from ..services import tokens
 from ..view_helpers import safe_next, show_error
 
 
