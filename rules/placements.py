@@ -39,9 +39,7 @@ def _check(swiss_order: Sequence[str], cut_rounds: Sequence[Sequence[CutMatch]])
                 raise RulesError("bad-input", f"{m.winner!r} won a match they did not play")
 
 
-def final_order(
-    swiss_order: Sequence[str], cut_rounds: Sequence[Sequence[CutMatch]]
-) -> list[str]:
+def final_order(swiss_order: Sequence[str], cut_rounds: Sequence[Sequence[CutMatch]]) -> list[str]:
     """The pod's final order, best first. `swiss_order` is the Swiss standings (ids, best
     first); `cut_rounds` the top cut's rounds in the order they were played (first round
     first), each the matches of that round. A match still undecided puts both its players

@@ -114,11 +114,20 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
             rank = s.rank
             if separate and len(pod.divisions) > 1:
                 rank = rank_in[reg.division] = rank_in.get(reg.division, 0) + 1
-            rows.append({
-                "registration": reg.pk, "player": reg.player.name, "player_id": reg.player.player_id,
-                "division": reg.division, "rank": rank, "points": s.points, "record": s.record,
-                "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "registration": reg.pk,
+                    "player": reg.player.name,
+                    "player_id": reg.player.player_id,
+                    "division": reg.division,
+                    "rank": rank,
+                    "points": s.points,
+                    "record": s.record,
+                    "owp": round(s.owp, 4),
+                    "oowp": round(s.oowp, 4),
+                    "dropped": s.dropped,
+                }
+            )
     return rows
 
 
@@ -166,8 +175,9 @@ def recompute_standings(
             rows = standings_rows(event, through_round=round_.number)
             latest = (
                 StandingsSnapshot.objects.filter(event=event, round_number=round_.number)
-                .order_by("-version").first()
-            )  # fmt: skip
+                .order_by("-version")
+                .first()
+            )
             publish = round_.status == Round.Status.CLOSED
             if latest and latest.rows == rows:
                 if publish and not latest.published:
@@ -182,10 +192,13 @@ def recompute_standings(
             else:
                 written.append(
                     StandingsSnapshot.objects.create(
-                        event=event, round_number=round_.number,
-                        version=(latest.version + 1) if latest else 1, rows=rows, published=publish,
+                        event=event,
+                        round_number=round_.number,
+                        version=(latest.version + 1) if latest else 1,
+                        rows=rows,
+                        published=publish,
                     )
-                )  # fmt: skip
+                )
         StandingsState.objects.filter(pk=event_id, computed__lt=requested).update(
             computed=requested
         )
@@ -279,14 +292,23 @@ def final_standings(event: Event) -> list[dict]:
         placements, key=lambda p: (order.get(p[1], 9) if per_division else 0, p[2])
     ):
         row = swiss.get(reg, {})
-        rows.append({
-            "place": place, "registration": reg, "player": names.get(reg, ""),
-            "player_id": row.get("player_id", ""), "division": division,
-            "reached": how_far.get(str(reg), ""), "swiss_rank": row.get("rank"),
-            "record": row.get("record", ""), "points": row.get("points", 0),
-            "owp": row.get("owp", 0), "oowp": row.get("oowp", 0),
-            "dropped": row.get("dropped", False), "league_points": league_points,
-        })  # fmt: skip
+        rows.append(
+            {
+                "place": place,
+                "registration": reg,
+                "player": names.get(reg, ""),
+                "player_id": row.get("player_id", ""),
+                "division": division,
+                "reached": how_far.get(str(reg), ""),
+                "swiss_rank": row.get("rank"),
+                "record": row.get("record", ""),
+                "points": row.get("points", 0),
+                "owp": row.get("owp", 0),
+                "oowp": row.get("oowp", 0),
+                "dropped": row.get("dropped", False),
+                "league_points": league_points,
+            }
+        )
     return rows
 
 

@@ -102,9 +102,15 @@ def from_json(d: dict) -> tdf.Tournament:
             for s in d["standings"]
         ]
     return tdf.Tournament(
-        **{**d, "data": tdf.EventData(**data), "players": players, "pods": pods, "standings": standings,
-           "finalsoptions": [tdf.CategoryCut(**c) for c in d["finalsoptions"]]}
-    )  # fmt: skip
+        **{
+            **d,
+            "data": tdf.EventData(**data),
+            "players": players,
+            "pods": pods,
+            "standings": standings,
+            "finalsoptions": [tdf.CategoryCut(**c) for c in d["finalsoptions"]],
+        }
+    )
 
 
 # --- reading a save ---------------------------------------------------------------------

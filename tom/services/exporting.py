@@ -42,8 +42,10 @@ class _Exporter:
         self.event, self.tom, self.base = event, tom, base
         regs = list(
             Registration.objects.filter(event=event)
-            .exclude(status=Registration.Status.WAITLISTED).select_related("player").order_by("registered_at", "pk")
-        )  # fmt: skip
+            .exclude(status=Registration.Status.WAITLISTED)
+            .select_related("player")
+            .order_by("registered_at", "pk")
+        )
         base_ids = {p.userid for p in base.players} if base else set()
         # A player who withdrew before the event is in a TOM save only if TOM had them.
         self.regs = [
@@ -61,9 +63,10 @@ class _Exporter:
         if self.offset is None:
             self.offset = max((r.number for r in swiss), default=0)
         self.changed_at = dict(
-            ResultChange.objects.filter(match__round__event=event).order_by("changed_at")
+            ResultChange.objects.filter(match__round__event=event)
+            .order_by("changed_at")
             .values_list("match_id", "changed_at")
-        )  # fmt: skip
+        )
 
     def build(self) -> tdf.Tournament:
         base, event = self.base, self.event
@@ -72,25 +75,43 @@ class _Exporter:
         players = self._players(pods)
         cut = max((len([r for r in p.rounds if r.is_top_cut]) for p in pods), default=0)
         if base:
-            head = dict(type=base.type, version=base.version, gametype=base.gametype, mode=base.mode,
-                        data=base.data, timeelapsed=base.timeelapsed)  # fmt: skip
+            head = dict(
+                type=base.type,
+                version=base.version,
+                gametype=base.gametype,
+                mode=base.mode,
+                data=base.data,
+                timeelapsed=base.timeelapsed,
+            )
             stage = 5 if finished else base.stage
         else:
             head = dict(
-                type=3 if cut else 2, version="1.86", gametype="TRADING_CARD_GAME",
-                mode="TCG1DAY" if cut else "CUSTOM", timeelapsed=0,
+                type=3 if cut else 2,
+                version="1.86",
+                gametype="TRADING_CARD_GAME",
+                mode="TCG1DAY" if cut else "CUSTOM",
+                timeelapsed=0,
                 data=tdf.EventData(
-                    name=event.name, id=self.tom.sanction_id if self.tom else "", city="", state="", country="",
-                    roundtime=event.round_minutes, finalsroundtime=event.round_minutes,
+                    name=event.name,
+                    id=self.tom.sanction_id if self.tom else "",
+                    city="",
+                    state="",
+                    country="",
+                    roundtime=event.round_minutes,
+                    finalsroundtime=event.round_minutes,
                     organizer=tdf.Organizer(popid="", name=str(event.season.league)),
                     startdate=tdf.format_date(timezone.localtime(event.starts_at).date()),
                 ),
-            )  # fmt: skip
+            )
             stage = 5 if finished else 4
         return tdf.Tournament(
-            stage=stage, **head, players=players, pods=pods,
-            standings=self._standings() if finished else None, finalsoptions=self._finals(pods),
-        )  # fmt: skip
+            stage=stage,
+            **head,
+            players=players,
+            pods=pods,
+            standings=self._standings() if finished else None,
+            finalsoptions=self._finals(pods),
+        )
 
     # pods and rounds
 
@@ -150,10 +171,13 @@ class _Exporter:
                     if m.division == label and m.player_a_id in member_pks
                 ]
                 late = [
-                    r for r in members
-                    if round_.stage == Round.Stage.SWISS and r.late_entry_round and r.late_entry_round > round_.number
+                    r
+                    for r in members
+                    if round_.stage == Round.Stage.SWISS
+                    and r.late_entry_round
+                    and r.late_entry_round > round_.number
                     and round_.number >= 1
-                ]  # fmt: skip
+                ]
                 if not ms and not late:
                     continue
                 if round_.stage == Round.Stage.SWISS:
@@ -171,17 +195,28 @@ class _Exporter:
             pods.append(pod)
         return pods
 
-    def _round(self, round_: Round, number: int, ms: list[Match], late: list[Registration],
-               base_round: tdf.Round | None) -> tdf.Round:  # fmt: skip
+    def _round(
+        self,
+        round_: Round,
+        number: int,
+        ms: list[Match],
+        late: list[Registration],
+        base_round: tdf.Round | None,
+    ) -> tdf.Round:
         top = round_.stage == Round.Stage.TOP_CUT
         if base_round:
             r = dataclasses.replace(base_round, matches=[])
         else:
             r = tdf.Round(
-                number=number, type=tdf.TOP_CUT_ROUND if top else (3 if self.event.top_cut else 2),
-                stage=8 if round_.status == Round.Status.CLOSED else 4, timeleft=0,
-                pairtime=tom_stamp(round_.created_at), starttime=tom_stamp(round_.clock_started_at or round_.published_at or round_.created_at),
-            )  # fmt: skip
+                number=number,
+                type=tdf.TOP_CUT_ROUND if top else (3 if self.event.top_cut else 2),
+                stage=8 if round_.status == Round.Status.CLOSED else 4,
+                timeleft=0,
+                pairtime=tom_stamp(round_.created_at),
+                starttime=tom_stamp(
+                    round_.clock_started_at or round_.published_at or round_.created_at
+                ),
+            )
         base_matches = {frozenset(m.players): m for m in base_round.matches} if base_round else {}
         out = []
         for m in ms:
@@ -189,8 +224,11 @@ class _Exporter:
             b = self.by_pk[m.player_b_id].player.player_id if m.player_b_id else None
             before = base_matches.get(frozenset(x for x in (a, b) if x))
             if b is None:
-                earned = (before.outcome == tdf.EARNED_BYE) if before else (
-                    self.by_pk[m.player_a_id].has_earned_bye and round_.number == 1)  # fmt: skip
+                earned = (
+                    (before.outcome == tdf.EARNED_BYE)
+                    if before
+                    else (self.by_pk[m.player_a_id].has_earned_bye and round_.number == 1)
+                )
                 outcome = tdf.EARNED_BYE if earned else tdf.BYE
             elif m.status != Match.Status.FINAL:
                 outcome = tdf.UNPLAYED
@@ -217,8 +255,16 @@ class _Exporter:
         for reg in late:
             userid = reg.player.player_id
             before = base_matches.get(frozenset([userid]))
-            out.append(tdf.Match(outcome=tdf.LATE_LOSS, player=userid, tablenumber=0,
-                                 timestamp=before.timestamp if before else r.pairtime or tom_stamp(round_.created_at)))  # fmt: skip
+            out.append(
+                tdf.Match(
+                    outcome=tdf.LATE_LOSS,
+                    player=userid,
+                    tablenumber=0,
+                    timestamp=before.timestamp
+                    if before
+                    else r.pairtime or tom_stamp(round_.created_at),
+                )
+            )
         if base_round:
             position = {frozenset(m.players): i for i, m in enumerate(base_round.matches)}
             out.sort(key=lambda m: position.get(frozenset(m.players), len(position)))
@@ -245,8 +291,14 @@ class _Exporter:
             if reg.status == Registration.Status.DROPPED and reg.dropped_after_round:
                 number = reg.dropped_after_round
                 if number > self.offset:  # dropped in the top cut: TOM's numbering of the pod
-                    pod_swiss = max((len([r for r in pod.rounds if not r.is_top_cut]) for pod in pods
-                                     if userid in pod.players), default=self.offset)  # fmt: skip
+                    pod_swiss = max(
+                        (
+                            len([r for r in pod.rounds if not r.is_top_cut])
+                            for pod in pods
+                            if userid in pod.players
+                        ),
+                        default=self.offset,
+                    )
                     number = pod_swiss + number - self.offset
                 stamp = p.dropped.timestamp if p and p.dropped else tom_stamp(None)
                 dropped = tdf.Dropped(round=number, timestamp=stamp, status=1)
@@ -261,11 +313,21 @@ class _Exporter:
                 first, _, last = player.name.partition(" ")
                 created = modified = tom_stamp(reg.registered_at)
                 starter = True
-            out.append(tdf.Player(
-                userid=userid, firstname=first, lastname=last, birthdate=birth, starter=starter,
-                order=order_seed[0], seed=order_seed[1], byes=byes if byes else (0 if p and p.byes == 0 else None),
-                dropped=dropped, creationdate=created, lastmodifieddate=modified,
-            ))  # fmt: skip
+            out.append(
+                tdf.Player(
+                    userid=userid,
+                    firstname=first,
+                    lastname=last,
+                    birthdate=birth,
+                    starter=starter,
+                    order=order_seed[0],
+                    seed=order_seed[1],
+                    byes=byes if byes else (0 if p and p.byes == 0 else None),
+                    dropped=dropped,
+                    creationdate=created,
+                    lastmodifieddate=modified,
+                )
+            )
         return out
 
     def _seeds(self, pods: list[tdf.Pod]) -> dict[str, tuple[int, int]]:
@@ -306,10 +368,13 @@ class _Exporter:
         else:
             blocks = [(c, kind) for c in (2, 1, 0) for kind in ("finished", "dnf")]
         return [
-            tdf.StandingsPod(category=c, type=kind,
-                             players=sorted(places[c], key=lambda p: p.place) if kind == "finished" else [])
+            tdf.StandingsPod(
+                category=c,
+                type=kind,
+                players=sorted(places[c], key=lambda p: p.place) if kind == "finished" else [],
+            )
             for c, kind in blocks
-        ]  # fmt: skip
+        ]
 
     def _finals(self, pods: list[tdf.Pod]) -> list[tdf.CategoryCut]:
         if self.base:

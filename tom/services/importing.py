@@ -61,9 +61,15 @@ def default_season(*, by_user, league: League | None = None, on: date | None = N
 
 
 def import_save(
-    *, data: bytes, by_user, event: Event | None = None, season: Season | None = None,
-    filename: str = "", source: str = TomUpload.Source.COMMAND, format_key: str = "standard",
-) -> ImportResult:  # fmt: skip
+    *,
+    data: bytes,
+    by_user,
+    event: Event | None = None,
+    season: Season | None = None,
+    filename: str = "",
+    source: str = TomUpload.Source.COMMAND,
+    format_key: str = "standard",
+) -> ImportResult:
     """Create an event from a TOM save (`event` None, in `season`), or bring `event` up to
     date with a later save of the same tournament. The same file imported into the same
     event twice is applied once (`duplicate`).
@@ -119,9 +125,14 @@ def import_save(
         tom.save_data = to_json(t)
         tom.save()
         TomUpload.objects.create(
-            event=event, sha256=sha, filename=filename.replace("\x00", "")[:200], size=len(data), source=source,
-            uploaded_by=by_user if by_user and by_user.is_authenticated else None, summary=summary,
-        )  # fmt: skip
+            event=event,
+            sha256=sha,
+            filename=filename.replace("\x00", "")[:200],
+            size=len(data),
+            source=source,
+            uploaded_by=by_user if by_user and by_user.is_authenticated else None,
+            summary=summary,
+        )
     event.refresh_from_db()
     return ImportResult(event=event, created=created, summary=summary)
 
@@ -133,7 +144,13 @@ def _create_event(t: tdf.Tournament, *, season: Season, by_user, format_key: str
         raise DomainError("unknown-format", f"No format {format_key!r}.")
     starts = timezone.make_aware(datetime.combine(tdf.parse_date(t.data.startdate), time(10, 0)))
     return league_services.create_event(
-        season=season, by_user=by_user, name=t.data.name or f"TOM {t.data.id}", format=fmt,
-        starts_at=starts, round_minutes=max(1, t.data.roundtime),
-        division_mode=Event.DivisionMode.SEPARATE if len(t.pods) > 1 else Event.DivisionMode.COMBINED,
-    )  # fmt: skip
+        season=season,
+        by_user=by_user,
+        name=t.data.name or f"TOM {t.data.id}",
+        format=fmt,
+        starts_at=starts,
+        round_minutes=max(1, t.data.roundtime),
+        division_mode=Event.DivisionMode.SEPARATE
+        if len(t.pods) > 1
+        else Event.DivisionMode.COMBINED,
+    )

@@ -100,8 +100,10 @@ class Replay:
         cuts = [c.cut for c in self.t.finalsoptions] + [
             2 ** len(cut_rounds_of(p)) for p in self.t.pods if cut_rounds_of(p)
         ]
-        fields = {"swiss_rounds": max(swiss, 1) if finalised(self.t) else max(offset, swiss, 1),
-                  "top_cut": max(cuts, default=0)}  # fmt: skip
+        fields = {
+            "swiss_rounds": max(swiss, 1) if finalised(self.t) else max(offset, swiss, 1),
+            "top_cut": max(cuts, default=0),
+        }
         changed = {k: v for k, v in fields.items() if getattr(self.event, k) != v}
         if changed:
             self.event = league_services.update_event(
@@ -208,16 +210,20 @@ class Replay:
             wanted = [m for m in r.matches if m.outcome != tdf.LATE_LOSS]
             key = lambda a, b: frozenset(x for x in (a, b) if x)  # noqa: E731
             tom_pairs = {
-                key(self._reg(m.player1 or m.player, where).pk, self._reg(m.player2, where).pk if m.player2 else None): m
+                key(
+                    self._reg(m.player1 or m.player, where).pk,
+                    self._reg(m.player2, where).pk if m.player2 else None,
+                ): m
                 for m in wanted
-            }  # fmt: skip
+            }
             site_pairs = {key(m.player_a_id, m.player_b_id): m for m in mine}
             repaired = bool(mine) and set(site_pairs) != set(tom_pairs)
             if repaired:
                 played = [
-                    m for m in mine
+                    m
+                    for m in mine
                     if m.player_b_id and (m.status == Match.Status.FINAL or m.reports.exists())
-                ]  # fmt: skip
+                ]
                 if played:
                     raise contradicts(
                         where,
