@@ -1,5 +1,6 @@
 """What the organiser exports: an event as one JSON document (players, rounds, matches
-with their games and sudden-death chains, drops, and the standings after every round), and
+with their games and sudden-death chains, drops, the standings after every round and, once
+finished, the final results), and
 a standings snapshot as CSV."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import csv
 from league.models import Division, Event, Registration
 
 from .models import Round, StandingsSnapshot
+from .services.standings import final_standings
 
 
 def export_event(event: Event) -> dict:
@@ -54,6 +56,8 @@ def export_event(event: Event) -> dict:
             {"round": s.round_number, "version": s.version, "published": s.published, "rows": s.rows}
             for s in snapshots
         ],
+        # A finished event's published places (`services.final_standings`), else empty.
+        "final_results": final_standings(event),
     }  # fmt: skip
 
 
