@@ -218,7 +218,22 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     standings). In an event run separately, places are numbered within each division (a
     combined pod's players keep their own division's places and prizes). `finish_event`
     records these; the TOM comparison reads them."""
-    return [(reg, division, place) for reg, division, place, _ in _final(event)]
+    rows = standings_rows(event)
+    division_of = {r["registration"]: r["division"] for r in rows}
+    separate = event.division_mode == Event.DivisionMode.SEPARATE
+    out = []
+    for pod in event_pods(event):
+        swiss_order = [
+            str(r["registration"]) for r in rows if not pod.key or r["division"] in pod.divisions
+        ]
+        count: dict[str, int] = {}
+        for reg in map(int, final_order(swiss_order, cut_rounds(event, pod.key))):
+            if reg not in division_of:
+                continue  # withdrawn since the cut was paired
+            group = division_of[reg] if separate else ""
+            count[group] = count.get(group, 0) + 1
+            out.append((reg, division_of[reg], count[group]))
+    return out
 
 
 def cut_rounds(event: Event, pod_key: str) -> list[list[CutMatch]]:
@@ -239,36 +254,14 @@ def cut_rounds(event: Event, pod_key: str) -> list[list[CutMatch]]:
     return list(rounds.values())
 
 
-def _final(event: Event) -> list[tuple[int, str, int, str]]:
-    """(registration, division, place, how far they got in the cut or "")."""
-    rows = standings_rows(event)
-    division_of = {r["registration"]: r["division"] for r in rows}
-    separate = event.division_mode == Event.DivisionMode.SEPARATE
-    out = []
-    for pod in event_pods(event):
-        swiss_order = [
-            str(r["registration"]) for r in rows if not pod.key or r["division"] in pod.divisions
-        ]
-        cut = cut_rounds(event, pod.key)
-        how_far = reached(cut)
-        count: dict[str, int] = {}
-        for reg in map(int, final_order(swiss_order, cut)):
-            if reg not in division_of:
-                continue  # withdrawn since the cut was paired
-            group = division_of[reg] if separate else ""
-            count[group] = count.get(group, 0) + 1
-            out.append((reg, division_of[reg], count[group], how_far.get(str(reg), "")))
-    return out
-
-
 def final_standings(event: Event) -> list[dict]:
     """A finished event's final standings, for its standings page, the API and the JSON
     export: a row a player, best first (division by division, youngest first, where places
-    are numbered within each division). The places
-    are the published ones (`EventPlacement`, what league points are given for: the recipe
-    of `final_placements`, or TOM's for an event mirrored from TOM); each row adds how far
-    the player got in the top cut (`reached`: "Winner", "Final", "Top 4", ...; "" below the
-    cut), their Swiss rank, record, match points, OWP and OOWP. Empty before the event is finished."""
+    are numbered within each division). The places are the published ones (`EventPlacement`,
+    what league points are given for: the recipe of `final_placements`, or TOM's for an
+    event mirrored from TOM); each row adds how far the player got in the top cut
+    (`reached`: "Winner", "Final", "Top 4", ...; "" below the cut), their Swiss rank,
+    record, match points, OWP and OOWP. Empty before the event is finished."""
     if event.status != Event.Status.FINISHED:
         return []
     placements = list(

@@ -48,4 +48,11 @@ def test_a_finished_events_standings_show_the_top_cut_winner_first(browser, site
     page.wait_for_url("**/standings/?round=*")
     assert page.locator("h1").inner_text().startswith("Swiss standings after round")
     shot(page, "phone-final-standings-swiss.png")
+    # The final results with decks (issue 32): the winner first, the page never scrolls sideways.
+    page.goto(f"{site.url}/events/{event.pk}/results/")
+    assert page.locator("table.results tbody tr").first.locator("td").nth(1).inner_text() == winner
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    shot(page, "phone-final-results.png")
     page.context.close()
