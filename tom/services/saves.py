@@ -86,37 +86,43 @@ def receive_save(*, event: Event, data: bytes, by_user, filename: str = "", sour
 
 def apply_save(*, save_id: int) -> str:
     """Apply a pending save (the worker's task): import it into its event and record the
-    outcome on the `TomSave`. Idempotent: a save no longer pending is left alone. Returns
-    the save's status."""
+    outcome on the `TomSave`. Saves of one event are applied in the order they arrived: the
+    pending saves received before this one are applied first, in the same transaction
+    (their own tasks then find nothing to do). Idempotent: a save no longer pending is left
+    alone. Returns the save's status."""
     with transaction.atomic():
         event_id = TomSave.objects.filter(pk=save_id).values_list("event_id", flat=True).first()
         if event_id is None:
             return "gone"
         event = Event.objects.select_for_update().select_related("season__league").get(pk=event_id)
-        save = (
+        waiting = list(
             TomSave.objects.select_for_update(of=("self",))
             .select_related("uploaded_by")
-            .get(pk=save_id)
+            .filter(event=event, pk__lte=save_id, status=TomSave.Status.PENDING)
+            .order_by("pk")
         )
-        if save.status != TomSave.Status.PENDING:
-            return save.status
-        try:
-            result = import_save(
-                data=bytes(save.data),
-                by_user=save.uploaded_by,
-                event=event,
-                filename=save.filename,
-                source=save.source,
-            )
-        except DomainError as exc:
-            save.status, save.outcome = TomSave.Status.REFUSED, _refusal(exc)
-        else:
-            save.status = TomSave.Status.DUPLICATE if result.duplicate else TomSave.Status.APPLIED
-            save.outcome = {**_outcome(result), "duplicate": result.duplicate}
-            save.data = b""  # applied: the event holds it now (`TomEvent.save_data`)
-        save.finished_at = timezone.now()
-        save.save(update_fields=["status", "outcome", "data", "finished_at"])
-        return save.status
+        for save in waiting:
+            _apply(save, event)
+        return TomSave.objects.values_list("status", flat=True).get(pk=save_id)
+
+
+def _apply(save: TomSave, event: Event) -> None:
+    try:
+        result = import_save(
+            data=bytes(save.data),
+            by_user=save.uploaded_by,
+            event=event,
+            filename=save.filename,
+            source=save.source,
+        )
+    except DomainError as exc:
+        save.status, save.outcome = TomSave.Status.REFUSED, _refusal(exc)
+    else:
+        save.status = TomSave.Status.DUPLICATE if result.duplicate else TomSave.Status.APPLIED
+        save.outcome = {**_outcome(result), "duplicate": result.duplicate}
+        save.data = b""  # applied: the event holds it now (`TomEvent.save_data`)
+    save.finished_at = timezone.now()
+    save.save(update_fields=["status", "outcome", "data", "finished_at"])
 
 
 def save_status(save: TomSave) -> dict:
