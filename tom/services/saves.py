@@ -27,7 +27,7 @@ from rules.errors import DomainError
 
 from .. import tdf
 from ..models import TomEvent, TomSave, TomUpload
-from .common import SaveDiffers, read_save
+from .common import read_save
 from .importing import ImportResult, import_save
 
 
@@ -171,7 +171,9 @@ def import_as_new_event(*, save: TomSave, by_user) -> ImportResult:
     """The "import it as a new event" action on a refused save: a new event of the same
     season from the stored file. Raises `not-allowed`, `tdf-invalid`."""
     if save.status != TomSave.Status.REFUSED or not save.data:
-        raise SaveDiffers("This save is no longer waiting for a decision.")
+        raise DomainError(
+            "tdf-differs", "This save is no longer waiting for a decision.", status=409
+        )
     event = save.event
     if not permissions.can(by_user, event, "manage-event"):
         raise DomainError("not-allowed", "Only the event's organisers can do this.", status=403)
