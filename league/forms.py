@@ -98,7 +98,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
                   "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status", "decklists_open"]  # fmt: skip
+                  "require_check_in", "status", "decklists_open", "rule_edition", "days", "day1_rounds"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -118,6 +118,8 @@ class EventForm(forms.ModelForm):
             "the same game (it can end in a draw: a tie in Swiss, a replay in the top cut).",
             "sudden_death_prizes": "For a new sudden-death game, and a game that settles a "
             "level top-cut match.",
+            "rule_edition": "Empty: the edition in force on the event's date (the event page "
+            "shows which and why).",
             "decklists_open": "The top cut's lists open once the cut is paired, every list once "
             "the event is finished. Until then each list is seen by its player and the staff only.",
         }
@@ -128,6 +130,10 @@ class EventForm(forms.ModelForm):
         self.fields["sudden_death_style"].required = False
         self.fields["kind"].required = False  # a form without it makes a tournament
         self.fields["decklists_open"].required = False  # a form without it keeps the phase
+        self.fields["days"].required = False  # a form without it keeps one day
+
+    def clean_days(self) -> int:
+        return self.cleaned_data.get("days") or self.instance.days or 1
 
     def clean_sudden_death_style(self):
         return self.cleaned_data.get("sudden_death_style") or "new_game"

@@ -82,9 +82,22 @@ class GamesForm(forms.Form):
         required=False, label="Intentional draw (Swiss only; no games)"
     )
 
-    def __init__(self, *args, rows: int, outcome_choices: list[tuple[str, str]], **kwargs):
+    #: Who was ahead on Prizes, in the form's own words (the player forms say me/opponent).
+    AHEAD_CHOICES = [("", "—"), ("a", "Player A"), ("b", "Player B"), ("level", "Level")]
+
+    def __init__(
+        self,
+        *args,
+        rows: int,
+        outcome_choices: list[tuple[str, str]],
+        after_time: dict | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.row_count = rows
+        self.after_time = after_time
+        if after_time:
+            self._add_after_time_fields(after_time)
         for i in range(1, rows + 1):
             self.fields[f"game_{i}"] = forms.ChoiceField(
                 choices=[("", "—"), *outcome_choices], required=False, label=f"Game played #{i}"
@@ -92,6 +105,35 @@ class GamesForm(forms.Form):
             self.fields[f"reason_{i}"] = forms.ChoiceField(
                 choices=Game.Reason.choices, required=False, initial=Game.Reason.PLAYED, label="How"
             )
+
+    def _add_after_time_fields(self, after_time: dict) -> None:
+        """The questions of the edition's end of round (`rules.editions.EndOfRound`): the
+        turns played after time, who was ahead on Prizes in a game still unfinished, and
+        in the top cut who took the next Prize when level."""
+        turns = after_time["turns"]
+        self.fields["extra_turns"] = forms.IntegerField(
+            min_value=0,
+            max_value=turns,
+            required=False,
+            label=f"Turns played after time ({turns} in this event's rules)",
+        )
+        if after_time["prizes"]:
+            self.fields["ahead"] = forms.ChoiceField(
+                choices=self.AHEAD_CHOICES,
+                required=False,
+                label="A game unfinished after the turns: who was ahead on Prizes?",
+            )
+        if after_time["prizes"] and after_time["top_cut"]:
+            self.fields["next_prize"] = forms.ChoiceField(
+                choices=[c for c in self.AHEAD_CHOICES if c[0] != "level"],
+                required=False,
+                label="Level on Prizes: play continues until a Prize is taken. Who took it?",
+            )
+
+    def after_time_fields(self) -> list:
+        return [
+            self[name] for name in ("extra_turns", "ahead", "next_prize") if name in self.fields
+        ]
 
     def game_rows(self) -> list[dict]:
         return [
@@ -118,15 +160,23 @@ class GamesForm(forms.Form):
                 games.append(self.game(outcome, data.get(f"reason_{i}") or "played"))
         if not games and not data.get("intentional_draw"):
             raise forms.ValidationError("Enter the games in the order they were played.")
+        unfinished = [g for g in games if g["outcome"] == "tie"]
+        if unfinished and data.get("ahead"):
+            unfinished[-1]["ahead"] = self.side_outcome(data["ahead"])
+            if data.get("next_prize"):
+                unfinished[-1]["next_prize"] = self.side_outcome(data["next_prize"])
         data["games"] = games
         return data
 
     def payload(self) -> dict:
-        return {
+        payload = {
             "games": self.cleaned_data["games"],
             "at_time": self.cleaned_data["at_time"],
             "intentional_draw": self.cleaned_data["intentional_draw"],
         }
+        if self.cleaned_data.get("extra_turns") is not None:
+            payload["extra_turns"] = self.cleaned_data["extra_turns"]
+        return payload
 
 
 PLAYER_OUTCOMES = [
@@ -148,6 +198,13 @@ def _extra_outcomes(both_ways: bool, draws: bool, won_both_ways: list) -> list:
 
 class PlayerGamesForm(GamesForm):
     """Game by game, as "I" and "my opponent"."""
+
+    AHEAD_CHOICES = [
+        ("", "—"),
+        ("me", "I was"),
+        ("opponent", "My opponent was"),
+        ("level", "Level"),
+    ]
 
     def __init__(
         self, *args, side: str, rows: int, both_ways: bool = True, draws: bool = False, **kwargs
@@ -188,6 +245,7 @@ class StaffResultForm(GamesForm):
                 ("b_both_ways", f"Both won, but {names['b']} in both ways, {names['a']} in one"),
             ]),
         ]  # fmt: skip
+        self.AHEAD_CHOICES = [("", "—"), ("a", names["a"]), ("b", names["b"]), ("level", "Level")]
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     @staticmethod

@@ -56,6 +56,21 @@ def _broker_backoff_is_per_test(request):
 
 
 @pytest.fixture(autouse=True)
+def _rule_editions_are_per_test(request):
+    """The rule editions are kept in the shared cache and dropped when a row is saved; a
+    test's rows are rolled back without a signal, so the next test starts without them."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.core.cache import cache
+
+    from league.editions import CACHE_KEY
+
+    yield
+    cache.delete(CACHE_KEY)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     """Tests that log in with a password need it hashed; MD5 keeps that instant."""
     if not request.config.pluginmanager.hasplugin("django"):

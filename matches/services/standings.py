@@ -25,6 +25,7 @@ from ..models import (
 )
 from .common import require_tournament, winner_of
 from .structure import event_pods
+from .two_day import frozen_on_day_one
 
 #: How long a standings request waits on the broker, gathering the results that follow it.
 STANDINGS_COALESCE_SECONDS = 1
@@ -84,6 +85,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     records = selectors.match_records(event, through_round=through_round)
     # A drop after a later round is not yet a drop (the engine ignores it).
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
+    day_one = frozen_on_day_one(event, regs.values())  # two-day events: frozen at day 1
+    dropped = {**day_one, **dropped}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
     late = {
@@ -128,6 +131,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                     "dropped": s.dropped,
                 }
             )
+            if s.id in day_one:
+                rows[-1].update(dropped=bool(reg.dropped_after_round), day_one_only=True)
     return rows
 
 
@@ -222,12 +227,13 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     division_of = {r["registration"]: r["division"] for r in rows}
     separate = event.division_mode == Event.DivisionMode.SEPARATE
     out = []
-    for pod in event_pods(event):
+    # A bracket a pod, or a division of an age-modified pod (`Pod.cut_groups`).
+    for key, divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
         swiss_order = [
-            str(r["registration"]) for r in rows if not pod.key or r["division"] in pod.divisions
+            str(r["registration"]) for r in rows if not key or r["division"] in divisions
         ]
         count: dict[str, int] = {}
-        for reg in map(int, final_order(swiss_order, cut_rounds(event, pod.key))):
+        for reg in map(int, final_order(swiss_order, cut_rounds(event, key))):
             if reg not in division_of:
                 continue  # withdrawn since the cut was paired
             group = division_of[reg] if separate else ""
@@ -273,8 +279,8 @@ def final_standings(event: Event) -> list[dict]:
         return []
     swiss = {r["registration"]: r for r in standings_rows(event)}
     how_far: dict[str, str] = {}
-    for pod in event_pods(event):
-        how_far.update(reached(cut_rounds(event, pod.key)))
+    for key, _divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
+        how_far.update(reached(cut_rounds(event, key)))
     names = dict(Registration.objects.filter(event=event).values_list("pk", "player__name"))
     order = {d: i for i, d in enumerate(age.ORDER)}
     rows = []

@@ -6,7 +6,8 @@
 - `results`: the match page and its report and result forms, the staff's results grid;
 - `exports`: standings CSV, event JSON, printable decklists;
 - `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
-- `players`: the player's own events and history (and the "your match" card).
+- `players`: the player's own events and history (and the "your match" card);
+- `why`: "why am I 9th?", one player's standing explained.
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look (`league.view_helpers`), call
@@ -21,6 +22,7 @@ from .paper import round_paper, standings_paper
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector
+from .why import standing_why
 
 __all__ = [
     "deck_sheet_pdf",
@@ -42,5 +44,6 @@ __all__ = [
     "round_paper",
     "round_projector",
     "round_results",
+    "standing_why",
     "standings_paper",
 ]

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
+from league.editions import event_edition
 from league.models import Division, Event, Registration
 from league.view_helpers import (
     get_event,
@@ -73,6 +74,7 @@ def event_detail(request, event_id: int):
             "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
             "has_standings": standings.exists(),
             "published_lists": published_lists,
+            "edition": event_edition(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
@@ -260,7 +262,10 @@ def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
         for row in rows
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
-    return render_to_string("matches/_standings_table.html", {"groups": groups})
+    return render_to_string(
+        "matches/_standings_table.html",
+        {"groups": groups, "event_id": event.pk, "round_number": snapshot.round_number},
+    )
 
 
 def event_bracket(request, event_id: int):
@@ -338,7 +343,11 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
                 }
             )
             last = boxes
-        name = pod_names.get(key) or DIVISION_NAMES.get(key, "") if separate else ""
+        # Titled with its division ("Junior", as the standings), or a pod's divisions
+        # ("Juniors and Seniors").
+        name = DIVISION_NAMES.get(key) or pod_names.get(key, "")
+        if not separate and len(keys) == 1:
+            name = ""
         brackets.append(
             {
                 "name": name,

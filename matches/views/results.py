@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from league.editions import event_edition
 from league.view_helpers import (
     back,
     can,
@@ -80,6 +81,17 @@ def _rule_options(event) -> dict:
     }
 
 
+def _after_time(match: Match) -> dict | None:
+    """What the rule edition's end of round asks on the forms (`GamesForm.after_time`):
+    None for the older sudden-death reading."""
+    end = event_edition(match.round.event).edition.end_of_round
+    if not end.has_turns:
+        return None
+    top_cut = match.round.stage == Round.Stage.TOP_CUT
+    rule = end.top_cut_no_winner if top_cut else end.swiss_no_winner
+    return {"turns": end.extra_turns, "prizes": rule == "prizes", "top_cut": top_cut}
+
+
 def _render_match(request, match: Match, *, games_form=None, staff_form=None, status=200):
     event = match.round.event
     options = _rule_options(event)
@@ -108,10 +120,13 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(side=side, rows=_rows(match), **options)
+        games_form = PlayerGamesForm(
+            side=side, rows=_rows(match), after_time=_after_time(match), **options
+        )
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
+            after_time=_after_time(match),
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -204,7 +219,8 @@ def match_report(request, match_id: int):
         if other is None:
             messages.error(request, "Your opponent has not reported yet.")
             return redirect("match-detail", match.pk)
-        payload = {key: other.payload.get(key) for key in ("games", "at_time", "intentional_draw")}
+        keys = ("games", "at_time", "intentional_draw", "extra_turns")
+        payload = {key: other.payload.get(key) for key in keys}
     elif mode == "quick":
         quick = QuickReportForm(request.POST)
         if not quick.is_valid():
@@ -217,6 +233,7 @@ def match_report(request, match_id: int):
             request.POST,
             side=side,
             rows=_rows(match, request.POST),
+            after_time=_after_time(match),
             **_rule_options(match.round.event),
         )
         if not form.is_valid():
@@ -243,6 +260,7 @@ def match_result(request, match_id: int):
         request.POST,
         names=names_of(match),
         rows=_rows(match, request.POST),
+        after_time=_after_time(match),
         **_rule_options(match.round.event),
     )
     if not form.is_valid():

@@ -28,7 +28,7 @@ from rules.errors import DomainError
 
 from .. import page_cache, selectors, services
 from ..models import Match, Round
-from ..presenters import division_groups, match_result_text, seconds_left
+from ..presenters import division_groups, match_result_text, overtime, seconds_left
 
 
 @login_required
@@ -301,5 +301,6 @@ def round_projector(request, event_id: int, number: int):
             "round": round_,
             "players": mark_safe(html),  # rendered by our own template, escaped there
             "remaining": seconds_left(round_),
+            "overtime": overtime(round_),
         },
     )

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from decks.models import Format
-from league.models import Event, League, Player, Registration, Season
+from league.models import Event, League, Player, Registration, RuleEdition, Season
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DATA = ROOT / "decks" / "sample_data"
@@ -58,6 +58,21 @@ def standard_format() -> Format:
     return fmt
 
 
+def site_rules_edition() -> RuleEdition:
+    """The site's older rules as an edition row (recreated after a flush): the factory's
+    events keep the rules the tests were written for; a test of the dated editions passes
+    `rule_edition=None` and a date."""
+    from league.edition_seeds import SITE_RULES
+
+    defaults = {
+        "name": SITE_RULES.name,
+        "in_force_from": SITE_RULES.in_force_from,
+        "rules": SITE_RULES.to_dict(),
+    }
+    row, _ = RuleEdition.objects.get_or_create(key=SITE_RULES.key, defaults=defaults)
+    return row
+
+
 class EventFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Event
@@ -69,6 +84,7 @@ class EventFactory(factory.django.DjangoModelFactory):
     starts_at = factory.LazyFunction(timezone.now)
     best_of = 1
     seed = "test"
+    rule_edition = factory.LazyFunction(site_rules_edition)
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
