@@ -227,8 +227,7 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     division_of = {r["registration"]: r["division"] for r in rows}
     separate = event.division_mode == Event.DivisionMode.SEPARATE
     out = []
-    # A bracket a pod, or a division of an age-modified pod (`Pod.cut_groups`).
-    for key, divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
+    for key, divisions in cut_groups(event):
         swiss_order = [
             str(r["registration"]) for r in rows if not key or r["division"] in divisions
         ]
@@ -239,6 +238,24 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
             group = division_of[reg] if separate else ""
             count[group] = count.get(group, 0) + 1
             out.append((reg, division_of[reg], count[group]))
+    return out
+
+
+def cut_groups(event: Event) -> list[tuple[str, tuple[str, ...]]]:
+    """(key, divisions) of each top-cut bracket: one a pod, or one a division of an
+    age-modified pod (`Pod.cut_groups`). A pod whose cut was played as one bracket (an
+    event mirrored from TOM, whose top cut is the pod's) is read as it was played."""
+    played = set(
+        Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
+        .values_list("division", flat=True)
+        .distinct()
+    )
+    out = []
+    for pod in event_pods(event):
+        groups = [(key, divisions) for key, divisions, _size in pod.cut_groups()]
+        if pod.key in played and not played & {key for key, _ in groups if key != pod.key}:
+            groups = [(pod.key, pod.divisions)]
+        out += groups
     return out
 
 
@@ -279,7 +296,7 @@ def final_standings(event: Event) -> list[dict]:
         return []
     swiss = {r["registration"]: r for r in standings_rows(event)}
     how_far: dict[str, str] = {}
-    for key, _divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
+    for key, _divisions in cut_groups(event):
         how_far.update(reached(cut_rounds(event, key)))
     names = dict(Registration.objects.filter(event=event).values_list("pk", "player__name"))
     order = {d: i for i, d in enumerate(age.ORDER)}
