@@ -252,7 +252,16 @@ def _final_table(event: Event) -> str:
         ]
     else:
         groups = [{"division": "", "name": "", "items": rows}]
-    return render_to_string("matches/_final_standings_table.html", {"groups": groups})
+    last_swiss = (
+        Round.objects.filter(event=event, stage=Round.Stage.SWISS)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return render_to_string(
+        "matches/_final_standings_table.html",
+        {"groups": groups, "event_id": event.pk, "round_number": last_swiss},
+    )
 
 
 def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
