@@ -15,6 +15,9 @@ from decks.models import Format
 from rules.editions import Edition
 from rules.scoring import table_to_rows
 
+from .bulk_writes import AnnouncedQuerySet
+from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
+
 #: Why an event is refused without a format: the check constraint and the service say it.
 FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
 
@@ -29,7 +32,7 @@ def default_points_table() -> dict:
             "attendance": 1}  # fmt: skip
 
 
-class League(models.Model):
+class League(LeagueRecordFields):
     name = models.CharField(max_length=120)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
@@ -105,7 +108,7 @@ class Division(models.TextChoices):
     MASTERS = "masters", "Masters"
 
 
-class Event(models.Model):
+class Event(EventDetailsFields):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         REGISTRATION = "registration", "Registration open"
@@ -210,6 +213,10 @@ class Event(models.Model):
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "pk"
+    objects = AnnouncedQuerySet.as_manager()
+
     class Meta:
         ordering = ["-starts_at"]
         constraints = [
@@ -234,7 +241,7 @@ class Event(models.Model):
         return self.kind == self.Kind.BOARD_GAME
 
 
-class Player(models.Model):
+class Player(PlayerRecordFields):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -246,6 +253,10 @@ class Player(models.Model):
     player_id = models.CharField("Play! Pokémon ID", max_length=20, unique=True)
     birth_date = models.DateField()
     email = models.EmailField(blank=True)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "registrations__event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -287,6 +298,10 @@ class Registration(models.Model):
     # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
     # below the edition's match points and finishes with their day-1 standing.
     finished_on_day_one = models.BooleanField(default=False, editable=False)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["registered_at", "id"]

@@ -212,3 +212,10 @@ def sees_deck_history(user, registration: Registration) -> bool:
     """The player and the staff who check decks see every version and who stored it;
     everyone else, once the list is public, sees only `selectors.public_decklist`."""
     return owns_registration(user, registration) or can(user, registration.event, "deck-checks")
+
+
+def can_view_roster(user, event: Event) -> bool:
+    """Who is registered (public names, divisions): anyone who may see the event when its
+    league's rosters are public (`League.roster_public`), else the event's staff only."""
+    staff = can(user, event, "view-private")
+    return staff or (event.season.league.roster_public and can_view_event(user, event))

@@ -73,6 +73,43 @@ class QuickReportForm(forms.Form):
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 
+class BestOfThreeQuickForm(forms.Form):
+    """Best of 3 in one tap: "I won 2–0 / 2–1", "I lost 1–2 / 0–2"; in Swiss "1–1 at
+    time" (a tie); in the top cut, level at time, the sudden-death game that settles it
+    ("I won / lost the sudden death", played with the event's Prize count). Games are listed
+    in one order whoever taps (a 2–1 as the winner's game, the loser's, the winner's; a
+    1–1 as player A's game first), so the two players' reports agree. Anything else (a game
+    both won at once, a no-show, a penalty) is the game-by-game form."""
+
+    OUTCOMES = [
+        ("won_2_0", "I won 2–0"),
+        ("won_2_1", "I won 2–1"),
+        ("lost_1_2", "I lost 1–2"),
+        ("lost_0_2", "I lost 0–2"),
+        ("tie_1_1", "1–1 at time: a tie"),
+        ("won_sudden_death", "1–1 at time, I won the sudden death"),
+        ("lost_sudden_death", "1–1 at time, I lost the sudden death"),
+    ]
+    WINS = {"won_2_0": "ww", "won_2_1": "wlw", "lost_1_2": "lwl", "lost_0_2": "ll"}
+
+    outcome = forms.ChoiceField(choices=OUTCOMES)
+
+    def payload(self, side: str, *, sudden_death_prizes: int) -> dict:
+        outcome = self.cleaned_data["outcome"]
+        other = _other(side)
+        if outcome in self.WINS:
+            games = [
+                {"outcome": side if mark == "w" else other, "reason": "played"}
+                for mark in self.WINS[outcome]
+            ]
+            return {"games": games, "at_time": False, "intentional_draw": False}
+        games = [{"outcome": "a", "reason": "played"}, {"outcome": "b", "reason": "played"}]
+        if outcome != "tie_1_1":
+            winner = side if outcome == "won_sudden_death" else other
+            games.append({"outcome": winner, "reason": "played", "prizes": sudden_death_prizes})
+        return {"games": games, "at_time": True, "intentional_draw": False}
+
+
 class GamesForm(forms.Form):
     """Games in the order they were played, one row each; blank rows are skipped. A game
     both players won at once is followed, in the next row, by its sudden-death replay."""

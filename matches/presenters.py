@@ -54,6 +54,18 @@ def game_text(game: dict, names: dict[str, str]) -> str:
     return text
 
 
+def settles_top_cut(game: Game, match: Match, event: Event) -> bool:
+    """Whether a game of its own (not a replay) is the top cut's sudden death: the game that
+    settles a level match (`rules.results`), beyond the match's games or played with the
+    event's sudden-death Prize count where that differs from the format's."""
+    if game.sequence or match.round.stage != "top_cut":
+        return False
+    if game.number > event.best_of:
+        return True
+    format_prizes = event.format.prizes if event.format_id else None
+    return event.sudden_death_prizes != format_prizes and game.prizes == event.sudden_death_prizes
+
+
 def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
     """A stored result or report (`{"result", "games", "at_time", "intentional_draw"}`)
     in one line: `Ash won, at time: G1 Ash won; G2 sudden death (1 Prize) Misty won`."""

@@ -270,22 +270,37 @@ def resolve_match(
 
     if replay_pending and continues:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
-            NextGame(number, sequence, CONTINUATION_PRIZES,
-                     "both players won at once: sudden death, the game goes on"),
-        )  # fmt: skip
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
+            NextGame(
+                number,
+                sequence,
+                CONTINUATION_PRIZES,
+                "both players won at once: sudden death, the game goes on",
+            ),
+        )
     if replay_pending:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
-            NextGame(number, sequence, sudden_death_prizes, "both players won at once: sudden death"),
-        )  # fmt: skip
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
+            NextGame(
+                number, sequence, sudden_death_prizes, "both players won at once: sudden death"
+            ),
+        )
     if a_wins >= need or b_wins >= need:
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
     if top_cut and _level_and_over(placed, a_wins, b_wins, best_of) and not at_time:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
             NextGame(number, 0, sudden_death_prizes, "no winner in the top cut: a tiebreaker game"),
-        )  # fmt: skip
+        )
     if best_of == 1 and placed and placed[-1].outcome == "double_loss":
         return Resolution("double_loss", 0, 0, tuple(placed), None)
     if best_of == 1 and placed and placed[-1].outcome == "draw":
@@ -296,16 +311,22 @@ def resolve_match(
         if not top_cut:
             return Resolution("tie", a_wins, b_wins, tuple(placed), None)
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
             NextGame(number, 0, sudden_death_prizes, "level at time in the top cut: sudden death"),
-        )  # fmt: skip
+        )
     if best_of == 3 and len([g for g in placed if not g.is_replay]) >= 3:
         # Three games with double losses and no winner: nobody can reach two wins.
         if a_wins == b_wins:
             return Resolution(
                 "double_loss" if a_wins == 0 and not draws else "tie",
-                a_wins, b_wins, tuple(placed), None,
-            )  # fmt: skip
+                a_wins,
+                b_wins,
+                tuple(placed),
+                None,
+            )
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
     return Resolution(None, a_wins, b_wins, tuple(placed), NextGame(number, 0, prizes, "next game"))
 
@@ -432,13 +453,18 @@ def result_snapshot(
     snapshot = {
         "result": result,
         "games": [
-            {"number": g.number, "sequence": g.sequence, "outcome": g.outcome, "reason": g.reason,
-             "prizes": g.prizes}
+            {
+                "number": g.number,
+                "sequence": g.sequence,
+                "outcome": g.outcome,
+                "reason": g.reason,
+                "prizes": g.prizes,
+            }
             for g in games
         ],
         "at_time": bool(at_time),
         "intentional_draw": bool(intentional_draw),
-    }  # fmt: skip
+    }
     if extra_turns is not None:
         snapshot["extra_turns"] = extra_turns
     return snapshot

@@ -18,6 +18,7 @@ from league import permissions
 from league import selectors as league_selectors
 from league.editions import event_edition
 from league.view_helpers import require_visible, show_error
+from league.wording import full_stop
 from matches.models import Match
 from matches.presenters import names_of
 from rules.errors import DomainError
@@ -78,7 +79,7 @@ def match_floor(request, match_id: int):
                 except DomainError as exc:
                     show_error(request, exc, form=penalty_form)
                 else:
-                    text = f"{made.label} for {made.player.name}."
+                    text = full_stop(f"{made.label} for {made.player.name}")
                     if made.penalty in ("game-loss", "match-loss", "disqualification"):
                         text += (
                             " The result was updated."

@@ -198,6 +198,8 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
 def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match:
     """Staff enter or correct a result, in any state, even after the round closed. The
     change is kept with who and when; a disputed match is resolved and both players told;
+    a result that stood and is now different, or one a penalty decides, is told to both
+    players (`notify.result_changed`, with the note);
     the standings are recomputed (a published round's standings get a new version)."""
     match = _lock_match(match)
     _require(by_user, match.round.event, "enter-results")
@@ -206,6 +208,7 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
+    stood = stored_result(match) if match.status == Match.Status.FINAL else None
     before = winner_of(match) if match.status == Match.Status.FINAL else None
     _apply(
         match,
@@ -216,8 +219,11 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         note=note,
     )
     _carry_through_bracket(match, before, by_user=by_user)
+    by_penalty = any(g.get("reason") == "penalty" for g in payload.get("games") or [])
     if was_disputed:
         notify.dispute_resolved(match)
+    elif by_penalty or (stood is not None and stood != stored_result(match)):
+        notify.result_changed(match, why=note)
     return match
 
 

@@ -73,6 +73,7 @@ def event_detail(request, event_id: int):
             "active_count": counts["active"],
             "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
             "has_standings": standings.exists(),
+            "roster_visible": permissions.can_view_roster(request.user, event),
             "published_lists": published_lists,
             "edition": event_edition(event),
             "swiss_rounds": swiss_rounds,

@@ -51,9 +51,14 @@ def _history(registrations: list[Registration]) -> tuple[dict, dict]:
         opponent = match.player_b if side == "a" else match.player_a
         result, kind = result_for_player(match, side)
         lines[mine].append(
-            {"match": match, "round": match.round, "result": result, "kind": kind,
-             "opponent": opponent.player if opponent is not None else None}
-        )  # fmt: skip
+            {
+                "match": match,
+                "round": match.round,
+                "result": result,
+                "kind": kind,
+                "opponent": opponent.player if opponent is not None else None,
+            }
+        )
         if latest.get(match.round.event_id) == match.round.number:
             match.round.event = events[match.round.event_id]  # loaded with its registration
             cards[mine] = match_card(match, mine)

@@ -31,13 +31,20 @@ from .. import selectors, services
 from ..forms import (
     BOTH_WAYS_HELP,
     MAX_SUDDEN_DEATH,
+    BestOfThreeQuickForm,
     GridResultForm,
     PlayerGamesForm,
     QuickReportForm,
     StaffResultForm,
 )
 from ..models import Match, ResultChange, Round
-from ..presenters import game_text, match_result_text, names_of, result_summary
+from ..presenters import (
+    game_text,
+    match_result_text,
+    names_of,
+    result_summary,
+    settles_top_cut,
+)
 
 
 def _load_match(request, match_id: int) -> Match:
@@ -150,7 +157,11 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "round": match.round,
             "names": names,
             "games": [
-                {"game": g, "text": game_text({"outcome": g.outcome, "reason": g.reason}, names)}
+                {
+                    "game": g,
+                    "text": game_text({"outcome": g.outcome, "reason": g.reason}, names),
+                    "sudden_death": settles_top_cut(g, match, event),
+                }
                 for g in games
             ],
             "result": match_result_text(match) if match.status == Match.Status.FINAL else "",
@@ -165,6 +176,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sudden_death_next": sudden_death + 1,
             "sudden_death_before": max(sudden_death - 1, 0),
             "sd_prizes": event.sudden_death_prizes,
+            "top_cut": match.round.stage == Round.Stage.TOP_CUT,
             "ask_ways": ask_ways,
             "both_ways": options["both_ways"],
             "both_ways_help": BOTH_WAYS_HELP,
@@ -228,6 +240,12 @@ def match_report(request, match_id: int):
                 messages.error(request, error[0])
             return redirect("match-detail", match.pk)
         payload = quick.payload(side)
+    elif mode == "quick3":
+        quick3 = BestOfThreeQuickForm(request.POST)
+        if not quick3.is_valid():
+            messages.error(request, "Choose one of the result buttons.")
+            return redirect("match-detail", match.pk)
+        payload = quick3.payload(side, sudden_death_prizes=match.round.event.sudden_death_prizes)
     else:
         form = PlayerGamesForm(
             request.POST,

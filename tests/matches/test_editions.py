@@ -107,7 +107,8 @@ def test_unchecked_players_do_not_make_a_division_big_enough_to_play_alone(staff
     assert keys == ["jr+ma"]
 
 
-def play_round(staff, round_, winner="a"):
+def finish_round(staff, round_, winner="a"):
+    """Every pending table of a paired round won by `winner`, then the round closed."""
     for m in round_.matches.filter(player_b__isnull=False, status=Match.Status.PENDING):
         services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": winner}]})
     services.close_round(round_=round_, by_user=staff)
@@ -139,7 +140,7 @@ def test_age_modified_swiss_4_juniors_5_seniors_30_masters(
         for _ in range(6):
             round_ = services.pair_next_round(event=event, by_user=staff)
             assert set(round_.matches.values_list("division", flat=True)) == {"all"}
-            play_round(staff, round_)
+            finish_round(staff, round_)
         mixed = Match.objects.filter(round__event=event, player_b__isnull=False).exclude(
             player_a__division=F("player_b__division")
         )
@@ -154,7 +155,7 @@ def test_age_modified_swiss_4_juniors_5_seniors_30_masters(
             for m in round_.matches.select_related("player_a", "player_b"):
                 assert m.division == m.player_a.division == m.player_b.division == "masters"
             cut_rounds += 1
-            play_round(staff, round_)
+            finish_round(staff, round_)
     assert cut_rounds == 3  # the Masters' own top 8
     rows = services.standings_rows(event)
     for division, size in (("junior", 4), ("senior", 5), ("masters", 30)):

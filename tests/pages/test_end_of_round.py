@@ -12,22 +12,9 @@ from django.utils import timezone
 from league.models import RuleEdition
 from matches import services
 from matches.models import Game, Match
-from tests.factories import EventFactory, LeagueFactory, RegistrationFactory, SeasonFactory
+from tests.factories import EventFactory, LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def make_event(staff):
-    """(event, registrations): checked-in players with site accounts, in a league that
-    `staff` organises."""
-
-    def make(players: int, **fields):
-        league = LeagueFactory(organisers=[staff])
-        event = EventFactory(season=SeasonFactory(league=league), **fields)
-        return event, [RegistrationFactory(event=event) for _ in range(players)]
-
-    return make
 
 
 def on(day: dt.date):
@@ -38,12 +25,12 @@ def source(key: str) -> str:
     return RuleEdition.objects.get(key=key).rules["end_of_round"]["source"]
 
 
-def running_round(make_event, staff, day, **fields):
+def running_round(make_event, organiser, day, **fields):
     event, _regs = make_event(
         players=4, starts_at=on(day), rule_edition=None, swiss_rounds=1, top_cut=2, **fields
     )
-    round_ = services.pair_next_round(event=event, by_user=staff)
-    services.start_clock(round_=round_, by_user=staff)
+    round_ = services.pair_next_round(event=event, by_user=organiser)
+    services.start_clock(round_=round_, by_user=organiser)
     match = round_.matches.select_related("player_a__player__user", "player_b__player__user")[0]
     return event, round_, match
 
@@ -55,12 +42,12 @@ def report(client, match, side, **fields):
     return client.post(reverse("match-report", args=[match.pk]), data)
 
 
-def test_october_2025_one_extra_turn_then_a_draw(client, make_event, staff):
+def test_october_2025_one_extra_turn_then_a_draw(client, make_event, organiser):
     assert (
         "end of round, Swiss: one extra turn after time, a 10-minute overtime clock, a draw "
         "when there is no winner" in source("2025-09")
     )
-    event, _round, match = running_round(make_event, staff, dt.date(2025, 10, 1))
+    event, _round, match = running_round(make_event, organiser, dt.date(2025, 10, 1))
     client.force_login(match.player_a.player.user)
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
     assert "one extra turn, on a 10-minute overtime clock" in page  # the match card
@@ -76,7 +63,9 @@ def test_october_2025_one_extra_turn_then_a_draw(client, make_event, staff):
     assert (match.status, match.result, match.extra_turns) == ("final", "tie", 1)
 
 
-def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(client, make_event, staff):
+def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(
+    client, make_event, organiser
+):
     assert (
         "the active player finishes, then three more turns starting and ending with the "
         "opponent; 15-minute overtime clock" in source("2026-02")
@@ -85,7 +74,7 @@ def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(client, m
     assert "the player ahead on Prizes wins; level → play on until a Prize is taken" in (
         top_cut_source
     )
-    event, round_, match = running_round(make_event, staff, dt.date(2026, 3, 1))
+    event, round_, match = running_round(make_event, organiser, dt.date(2026, 3, 1))
     client.force_login(match.player_a.player.user)
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
     assert "three more turns starting and ending with the opponent, on a 15-minute" in page
@@ -94,12 +83,12 @@ def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(client, m
     match.refresh_from_db()
     assert (match.result, match.extra_turns) == ("tie", 3)
     for other in round_.matches.exclude(pk=match.pk):
-        services.set_result(match=other, by_user=staff, payload={"games": [{"outcome": "a"}]})
-    services.close_round(round_=round_, by_user=staff)
-    final = services.pair_next_round(event=event, by_user=staff)
-    services.start_clock(round_=final, by_user=staff)
+        services.set_result(match=other, by_user=organiser, payload={"games": [{"outcome": "a"}]})
+    services.close_round(round_=round_, by_user=organiser)
+    final = services.pair_next_round(event=event, by_user=organiser)
+    services.start_clock(round_=final, by_user=organiser)
     cut = final.matches.get()
-    client.force_login(staff)
+    client.force_login(organiser)
     detail = client.get(reverse("match-detail", args=[cut.pk])).content.decode()
     assert "play continues until a Prize is taken. Who took it?" in detail
     url = reverse("match-result", args=[cut.pk])
@@ -112,17 +101,17 @@ def test_march_2026_three_turns_and_the_top_cut_plays_on_until_a_prize(client, m
     assert list(cut.games.values_list("outcome", "reason")) == [("b", Game.Reason.NEXT_PRIZE)]
 
 
-def test_the_older_rules_keep_sudden_death_in_the_top_cut(client, make_event, staff):
+def test_the_older_rules_keep_sudden_death_in_the_top_cut(client, make_event, organiser):
     event, _regs = make_event(players=2, swiss_rounds=1, top_cut=2)  # the site's older rules
-    round_ = services.pair_next_round(event=event, by_user=staff)
+    round_ = services.pair_next_round(event=event, by_user=organiser)
     services.set_result(
-        match=round_.matches.get(), by_user=staff, payload={"games": [{"outcome": "a"}]}
+        match=round_.matches.get(), by_user=organiser, payload={"games": [{"outcome": "a"}]}
     )
-    services.close_round(round_=round_, by_user=staff)
-    final = services.pair_next_round(event=event, by_user=staff)
-    services.start_clock(round_=final, by_user=staff)
+    services.close_round(round_=round_, by_user=organiser)
+    final = services.pair_next_round(event=event, by_user=organiser)
+    services.start_clock(round_=final, by_user=organiser)
     cut = final.matches.get()
-    client.force_login(staff)
+    client.force_login(organiser)
     detail = client.get(reverse("match-detail", args=[cut.pk])).content.decode()
     assert "Turns played after time" not in detail
     answer = client.post(
@@ -134,10 +123,10 @@ def test_the_older_rules_keep_sudden_death_in_the_top_cut(client, make_event, st
     assert not cut.result
 
 
-def test_the_organiser_picks_an_edition_and_two_days_on_the_event_form(client, staff):
-    league = LeagueFactory(organisers=[staff])
+def test_the_organiser_picks_an_edition_and_two_days_on_the_event_form(client, organiser):
+    league = LeagueFactory(organisers=[organiser])
     SeasonFactory(league=league)
-    client.force_login(staff)
+    client.force_login(organiser)
     form = client.get(f"/leagues/{league.slug}/events/new/").content.decode()
     assert "13 February 2026: the active player finishes" in form  # the editions to pick from
     older = RuleEdition.objects.get(key="2025-09")
