@@ -34,8 +34,12 @@ def test_a_finished_events_standings_show_the_top_cut_winner_first(browser, site
     first = page.locator("table.standings tbody tr").first
     cells = first.locator("td")
     assert cells.nth(0).inner_text() == "1"
-    assert cells.nth(1).inner_text() == winner
-    assert cells.nth(2).inner_text() == "Winner"
+    assert cells.nth(1).locator("a").inner_text() == winner
+    assert cells.nth(1).locator(".reached").inner_text() == "Winner"
+    assert cells.count() == 6  # place, player, record, points, OWP, OOWP: all in view
+    for i in range(cells.count()):
+        box = cells.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     for cell in (cells.nth(0), cells.nth(1)):
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
@@ -50,7 +54,8 @@ def test_a_finished_events_standings_show_the_top_cut_winner_first(browser, site
     shot(page, "phone-final-standings-swiss.png")
     # The final results with decks (issue 32): the winner first, the page never scrolls sideways.
     page.goto(f"{site.url}/events/{event.pk}/results/")
-    assert page.locator("table.results tbody tr").first.locator("td").nth(1).inner_text() == winner
+    first = page.locator("table.results tbody tr").first.locator("td").nth(1)
+    assert first.inner_text().splitlines() == [winner, "Winner"]
     assert page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
