@@ -1,6 +1,6 @@
 """What the organiser exports: an event as one JSON document (players, rounds, matches
-with their games and sudden-death chains, drops, the standings after every round and, once
-finished, the final results), and
+with their games and sudden-death chains, drops, the standings after every round, once
+finished the final results, and the event log of every change that is not play), and
 a standings snapshot as CSV."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import csv
 
 from league.editions import event_edition
 from league.models import Division, Event, Registration
+from league.services import eventlog
 
 from .models import Round, StandingsSnapshot
 from .services.standings import final_standings
@@ -61,6 +62,7 @@ def export_event(event: Event) -> dict:
         ],
         # A finished event's published places (`services.final_standings`), else empty.
         "final_results": final_standings(event),
+        "log": eventlog.export_rows(event),
     }  # fmt: skip
 
 
@@ -105,13 +107,16 @@ def _csv_text(value: str) -> str:
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
-def write_standings_csv(snapshot: StandingsSnapshot, out) -> None:
-    """Write a standings snapshot as CSV to `out` (anything with `write`): UTF-8 with a
-    byte-order mark, so spreadsheets read accents; names that look like formulas quoted."""
+def write_standings_csv(
+    snapshot: StandingsSnapshot, out, *, rows: list[dict] | None = None
+) -> None:
+    """Write a standings snapshot (or `rows`, its rows as the reader may see them) as CSV to
+    `out` (anything with `write`): UTF-8 with a byte-order mark, so spreadsheets read
+    accents; names that look like formulas quoted."""
     out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow(STANDINGS_CSV_COLUMNS)
-    for row in snapshot.rows:
+    for row in snapshot.rows if rows is None else rows:
         division = row.get("division", "")
         writer.writerow(
             [

@@ -43,9 +43,11 @@ CODES = {
     "result-incomplete", "results-missing", "round-closed", "round-has-results",
     "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-differs", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
-    "unknown-format", "unknown-kind", "unknown-player",
+    "unknown-format", "unknown-kind", "unknown-player", "unsubscribe-link-expired",
     "bad-edition", "no-tardiness-rule", "not-late-yet",
     "already-staff", "invalid-staff-role", "last-organiser", "unknown-user",
+    "invalid-edit", "needs-confirmation", "not-checked-in", "not-dropped", "not-last-round",
+    "not-seated", "player-dropped", "reason-required", "seated-twice", "table-taken",
 }  # fmt: skip
 
 #: Codes the site's middleware answers with directly (`{"code": ..., "detail"}`), before or

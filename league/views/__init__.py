@@ -15,6 +15,7 @@ the player's history need rounds, so they live in `matches.views`.
 
 from .accounts import password_reset, profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
+from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
 from .roster import event_roster
@@ -26,6 +27,7 @@ __all__ = [
     "event_deck_detail",
     "event_decks",
     "event_edit",
+    "event_log",
     "event_register",
     "event_roster",
     "home",
@@ -36,5 +38,6 @@ __all__ = [
     "profile_tokens",
     "registration_check_in",
     "registration_drop",
+    "registration_undo",
     "signup",
 ]

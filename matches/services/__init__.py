@@ -13,7 +13,23 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
-from .results import record_decided_result, report_result, set_result, stored_result
+from .corrections import undo_round
+from .pairing_edits import (
+    SEAT_MODES,
+    give_bye,
+    move_match,
+    pair_players,
+    seat_player,
+    swap_players,
+)
+from .results import (
+    can_report,
+    record_decided_result,
+    report_refusal,
+    report_result,
+    set_result,
+    stored_result,
+)
 from .rounds import (
     close_round,
     pair_next_round,
@@ -36,8 +52,10 @@ from .structure import Pod, event_pods, event_structure, structure_of
 
 __all__ = [
     "ACTIVE",
+    "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
+    "can_report",
     "close_round",
     "cut_rounds",
     "event_pods",
@@ -45,17 +63,24 @@ __all__ = [
     "final_placements",
     "final_standings",
     "finish_event",
+    "give_bye",
+    "move_match",
     "pair_next_round",
+    "pair_players",
     "publish_round",
     "recompute_standings",
     "record_decided_result",
     "record_paired_matches",
+    "report_refusal",
     "report_result",
     "request_standings",
+    "seat_player",
     "send_round_clock_reminders",
     "set_result",
     "standings_rows",
     "start_clock",
     "stored_result",
     "structure_of",
+    "swap_players",
+    "undo_round",
 ]

@@ -10,7 +10,9 @@ from django.db import transaction
 from django.db.models import Q
 
 from league.editions import event_edition
+from league.event_log import EventLogEntry
 from league.models import Event
+from league.services import eventlog
 from rules.errors import DomainError
 from rules.results import (
     Resolution,
@@ -129,6 +131,31 @@ def _lock_match(match: Match) -> Match:
     )
 
 
+def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | None:
+    """Why `user` may not report `match` now, or None: the one eligibility rule, which
+    `report_result` enforces and the match page asks (`can_report`). Only the match's own
+    players report, never a bye, once its round is published, until the result stands
+    (`retry`: the caller answers a repeated report after that itself)."""
+    if match.side_of_user(user) is None:
+        return DomainError("not-your-match", "You can only report your own match.", status=403)
+    if match.is_bye:
+        return DomainError("result-final", "A bye needs no report.", status=409)
+    if not match.round.is_public:
+        return DomainError(
+            "round-not-public", "This round's pairings are not published yet.", status=409
+        )
+    if match.status == Match.Status.FINAL and not retry:
+        return DomainError(
+            "result-final", "The result already stands; ask staff to correct it.", status=409
+        )
+    return None
+
+
+def can_report(match: Match, user) -> bool:
+    """May `user` report `match` now (`report_refusal` is None)?"""
+    return report_refusal(match, user) is None
+
+
 @transaction.atomic
 def report_result(*, match: Match, by_user, payload: dict) -> Match:
     """A player reports their match: `payload = {"games": [{"outcome": "a"|"b"|"both_won"|
@@ -144,14 +171,9 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     """
     match = _lock_match(match)
     side = match.side_of_user(by_user)
-    if side is None:
-        raise DomainError("not-your-match", "You can only report your own match.", status=403)
-    if match.is_bye:
-        raise DomainError("result-final", "A bye needs no report.", status=409)
-    if not match.round.is_public:
-        raise DomainError(
-            "round-not-public", "This round's pairings are not published yet.", status=409
-        )
+    # A result that stands is refused below, unless this is the same report again (a retry).
+    if (refusal := report_refusal(match, by_user, retry=True)) is not None:
+        raise refusal
     final = match.status == Match.Status.FINAL
     resolution = None if final else _resolve(match, payload)
     if resolution is not None:
@@ -218,11 +240,27 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         source="staff",
         note=note,
     )
+    after = stored_result(match)
+    if stood is not None and stood != after:
+        # A correction of a result that stood: the event log wants a reason (a refusal
+        # here rolls the whole change back with this transaction).
+        eventlog.record(
+            event=match.round.event_id,
+            kind=EventLogEntry.Kind.RESULT_CORRECTED,
+            by_user=by_user,
+            reason=note,
+            round_number=match.round.number,
+            registrations=[match.player_a_id, match.player_b_id],
+            summary=f"Round {match.round.number}, table {match.table}: result corrected to "
+            f"{match.get_result_display().lower()} ({match.a_game_wins}-{match.b_game_wins}).",
+            before=stood,
+            after=after,
+        )
     _carry_through_bracket(match, before, by_user=by_user)
     by_penalty = any(g.get("reason") == "penalty" for g in payload.get("games") or [])
     if was_disputed:
         notify.dispute_resolved(match)
-    elif by_penalty or (stood is not None and stood != stored_result(match)):
+    elif by_penalty or (stood is not None and stood != after):
         notify.result_changed(match, why=note)
     return match
 

@@ -130,22 +130,20 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
         pair_downs += result.pair_downs
         points = {p.id: p.points for p in players}
         ordered = sorted(result.pairings, key=lambda pair: -max(points[pair[0]], points[pair[1]]))
-        table = 0
-        for table, (a, b) in enumerate(ordered, start=1):
+        pairs = [*ordered, *([(result.bye, None)] if result.bye else [])]
+        tables = seat_tables(event, pairs)
+        for (a, b), table in zip(pairs, tables, strict=True):
+            bye = {"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}
             matches.append(
                 Match(
                     round=round_,
                     table=table,
                     division=pod.key,
                     player_a_id=int(a),
-                    player_b_id=int(b),
+                    player_b_id=int(b) if b else None,
+                    **bye,
                 )
             )
-        if result.bye:
-            matches.append(
-                Match(round=round_, table=table + 1, division=pod.key, player_a_id=int(result.bye),
-                      status=Match.Status.FINAL, result=Match.Result.A)
-            )  # fmt: skip
     if not matches:
         raise DomainError(
             "not-enough-players", "At least two active players are needed to pair a round."
@@ -155,6 +153,18 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     round_.save(update_fields=["rematches", "pair_downs"])
     webhook_events.round_paired(round_)
     return round_
+
+
+def seat_tables(event: Event, pairs: list[tuple[str, str | None]]) -> list[int]:
+    """Table numbers for a pod's pairs (top first, the bye last): fixed seats kept, feature
+    tables only for the players fixed there (`rules.swiss.assign_tables`)."""
+    ids = [int(p) for pair in pairs for p in pair if p]
+    rows = Registration.objects.filter(pk__in=ids, fixed_table__isnull=False)
+    fixed = {str(pk): table for pk, table in rows.values_list("pk", "fixed_table")}
+    tables, _missed = swiss.assign_tables(
+        pairs, fixed=fixed, feature_tables=event.feature_tables or []
+    )
+    return tables
 
 
 def _pod_order(rows: list[dict], key: str, divisions: tuple[str, ...]) -> list[int]:
@@ -356,8 +366,9 @@ def start_clock(*, round_: Round, by_user) -> Round:
 
 @transaction.atomic
 def close_round(*, round_: Round, by_user) -> Round:
-    """Close a round once every result stands. Closing the last top-cut round (or the last
-    Swiss round of an event with no cut) finishes the event and awards league points.
+    """Close a round once every result stands, publishing it first if it is only paired.
+    Closing the last top-cut round (or the last Swiss round of an event with no cut)
+    finishes the event and awards league points.
     Raises `results-missing`."""
     event = _lock_event(round_.event)
     _require(by_user, event, "pair-rounds")
@@ -374,6 +385,9 @@ def close_round(*, round_: Round, by_user) -> Round:
         raise DomainError(
             "results-missing", f"Results are missing at table(s) {shown}.", status=409
         )
+    if round_.status == Round.Status.PAIRED:
+        # A closed round is public: it is published first (players told, webhooks sent).
+        round_ = publish_round(round_=round_, by_user=by_user)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])

@@ -7,6 +7,7 @@
 - `exports`: standings CSV, event JSON, printable decklists;
 - `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
 - `players`: the player's own events and history (and the "your match" card);
+- `corrections`: the scorekeeper's corrections of the current round (undo, swap, seat…);
 - `why`: "why am I 9th?", one player's standing explained.
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
@@ -16,6 +17,7 @@ queries are in `matches.selectors`. Pairings of a round that is not published ye
 staff-only: everyone else gets a 404, as in the API.
 """
 
+from .corrections import round_correction
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .paper import round_paper, standings_paper
@@ -40,6 +42,7 @@ __all__ = [
     "my_events",
     "pair_next_round",
     "round_action",
+    "round_correction",
     "round_pairings",
     "round_paper",
     "round_projector",
