@@ -13,7 +13,14 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
-from .results import record_decided_result, report_result, set_result, stored_result
+from .results import (
+    can_report,
+    record_decided_result,
+    report_refusal,
+    report_result,
+    set_result,
+    stored_result,
+)
 from .rounds import (
     close_round,
     pair_next_round,
@@ -36,6 +43,7 @@ __all__ = [
     "ACTIVE",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
+    "can_report",
     "close_round",
     "event_pods",
     "event_structure",
@@ -46,6 +54,7 @@ __all__ = [
     "recompute_standings",
     "record_decided_result",
     "record_paired_matches",
+    "report_refusal",
     "report_result",
     "request_standings",
     "send_round_clock_reminders",
