@@ -165,7 +165,8 @@ def test_my_calendar_at_a_secret_address_with_the_running_rounds(
     client.logout()
     cal = parse(client.get(url))
     summaries = sorted(str(e["summary"]) for e in cal.walk("VEVENT"))
-    assert summaries == [event.name, f"{event.name}: round 1"]
+    assert summaries == [event.name, f"{event.name}: round 1"]  # not `other`
+    assert other.name not in client.get(url).content.decode()
     (round_entry,) = [e for e in cal.walk("VEVENT") if "round" in str(e["summary"])]
     assert round_entry.decoded("dtstart") == started
     assert round_entry.decoded("dtend") == started + dt.timedelta(minutes=50)
