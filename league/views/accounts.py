@@ -80,12 +80,12 @@ def _current_seasons(birth_date) -> list[dict]:
     ]
 
 
-@login_required
 def _calendar_url(request) -> str:
     feed = CalendarFeed.objects.filter(user=request.user).first()
     return request.build_absolute_uri(reverse("my-calendar", args=[feed.token])) if feed else ""
 
 
+@login_required
 def profile(request, new_key: str = ""):
     """Create or edit the signed-in user's player profile (`services.save_profile`); shows
     the age division it gives in each season running today."""
