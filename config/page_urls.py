@@ -65,6 +65,17 @@ urlpatterns = [
         match_views.round_action,
         name="round-action",
     ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/correction/",
+        match_views.round_correction,
+        name="round-correction",
+    ),
+    path("events/<int:event_id>/log/", views.event_log, name="event-log"),
+    path(
+        "events/<int:event_id>/registrations/<int:registration_id>/undo/",
+        views.registration_undo,
+        name="registration-undo",
+    ),
     # Paper for the venue (staff): the wall lists, match slips, standings (matches.paper)
     path(
         "events/<int:event_id>/rounds/<int:number>/print/<slug:kind>.pdf",

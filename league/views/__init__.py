@@ -17,6 +17,7 @@ the player's history need rounds, so they live in `matches.views`.
 from .accounts import password_reset, profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
 from .discover import event_search
+from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
 from .public_profile import profile_public
 from .registrations import event_register, registration_check_in, registration_drop
@@ -29,6 +30,7 @@ __all__ = [
     "event_deck_detail",
     "event_decks",
     "event_edit",
+    "event_log",
     "event_register",
     "event_roster",
     "event_search",
@@ -41,5 +43,6 @@ __all__ = [
     "profile_tokens",
     "registration_check_in",
     "registration_drop",
+    "registration_undo",
     "signup",
 ]

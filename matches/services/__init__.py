@@ -13,6 +13,15 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
+from .corrections import undo_round
+from .pairing_edits import (
+    SEAT_MODES,
+    give_bye,
+    move_match,
+    pair_players,
+    seat_player,
+    swap_players,
+)
 from .results import (
     can_report,
     record_decided_result,
@@ -41,6 +50,7 @@ from .structure import Pod, event_pods, event_structure, structure_of
 
 __all__ = [
     "ACTIVE",
+    "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
     "can_report",
@@ -49,7 +59,10 @@ __all__ = [
     "event_structure",
     "final_placements",
     "finish_event",
+    "give_bye",
+    "move_match",
     "pair_next_round",
+    "pair_players",
     "publish_round",
     "recompute_standings",
     "record_decided_result",
@@ -57,10 +70,13 @@ __all__ = [
     "report_refusal",
     "report_result",
     "request_standings",
+    "seat_player",
     "send_round_clock_reminders",
     "set_result",
     "standings_rows",
     "start_clock",
     "stored_result",
     "structure_of",
+    "swap_players",
+    "undo_round",
 ]

@@ -7,6 +7,7 @@
 - `exports`: standings CSV, event JSON, printable decklists;
 - `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
 - `players`: the player's own events and history (and the "your match" card);
+- `corrections`: the scorekeeper's corrections of the current round (undo, swap, seat…);
 - `why`: "why am I 9th?", one player's standing explained;
 - `calendar`: the calendar feeds (a league's events, a user's own at a secret address).
 
@@ -18,6 +19,7 @@ staff-only: everyone else gets a 404, as in the API.
 """
 
 from .calendar import league_calendar, my_calendar
+from .corrections import round_correction
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .paper import round_paper, standings_paper
@@ -44,6 +46,7 @@ __all__ = [
     "my_events",
     "pair_next_round",
     "round_action",
+    "round_correction",
     "round_pairings",
     "round_paper",
     "round_projector",
