@@ -10,10 +10,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/events/new/", views.event_create, name="event-create"),
     path("leagues/<slug:slug>/staff/", views.league_staff, name="league-staff"),
+    path("leagues/<slug:slug>/calendar.ics", match_views.league_calendar, name="league-calendar"),
+    path("calendar/<str:token>.ics", match_views.my_calendar, name="my-calendar"),
     path("events/<int:event_id>/edit/", views.event_edit, name="event-edit"),
     path("decks/check/", deck_views.deck_check, name="deck-check"),
     # Events and registrations
     path("events/<int:event_id>/", match_views.event_detail, name="event-detail"),
+    path("events/", views.event_search, name="event-search"),
     path("events/<int:event_id>/roster/", views.event_roster, name="event-roster"),
     path("events/<int:event_id>/register/", views.event_register, name="event-register"),
     path(
