@@ -44,6 +44,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) scripts/check_budgets.py
 
 format: install
 	$(BIN)/ruff check --fix .

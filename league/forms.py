@@ -200,8 +200,6 @@ class EventSearchForm(forms.Form):
     )
 
     def __init__(self, *args, leagues=(), formats=(), **kwargs):
-        from .models import Event
-
         super().__init__(*args, **kwargs)
         self.fields["league"].choices = [("", "Every league"), *leagues]
         self.fields["format"].choices = [("", "Every format"), *formats]

@@ -80,14 +80,14 @@ def test_the_event_page_shows_the_formats_rules_and_play_notes(client, make_even
 def test_an_events_sudden_death_is_said_once_and_never_contradicted(client, make_event):
     # The 2011 rulebook's note says "otherwise sudden death: a new game with 1 Prize card
     # each"; an event run with the 1996 game that goes on must not say both.
-    event = make_event(
+    event, _ = make_event(
         format=Format.objects.get(key="rules-2011"), sudden_death_style=Event.SuddenDeath.CONTINUE
     )
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
     rules_box = page[page.index('id="format-rules"') :].split("</section>")[0]
     assert "the game goes on" in rules_box and "a new game" not in rules_box
     assert "you are the victor." in rules_box  # the both-ways note, without its other half
-    new_game = make_event(
+    new_game, _ = make_event(
         format=Format.objects.get(key="original-1996"),
         sudden_death_prizes=1,
         sudden_death_style=Event.SuddenDeath.NEW_GAME,
