@@ -55,7 +55,7 @@ def site_env(root: Path) -> dict:
         "CACHE_URL": f"{REDIS}/0",
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "LOG_LEVEL": "WARNING",
-        "VAR_DIR": "/tmp/bench16-var",
+        "VAR_DIR": os.environ.get("BENCH_VAR_DIR", "/tmp/bench16-var"),
     }
 
 
@@ -153,28 +153,51 @@ def children(pid: int) -> list[int]:
     return [int(p) for p in out.split()]
 
 
+def gunicorn(py: str, app: str, port: int) -> list[str]:
+    """The same gunicorn configuration for the site and its ceiling."""
+    return [py, "-m", "gunicorn", app, "-c", "config/gunicorn.py", "-w", "5",
+            "-b", f"127.0.0.1:{port}", "--log-level", "warning"]  # fmt: skip
+
+
 class Stack:
     def __init__(self, root: Path, port: int):
         env = site_env(root)
         py = str(HERE / ".venv/bin/python")
         subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env,
                        check=True)  # fmt: skip
-        self.web = subprocess.Popen(
-            [py, "-m", "gunicorn", "config.wsgi", "-w", "5", "-b", f"127.0.0.1:{port}",
-             "--log-level", "warning"], cwd=root, env=env)  # fmt: skip
+        self.web = subprocess.Popen(gunicorn(py, "config.wsgi", port), cwd=root, env=env)
+        self.ceiling_port = free_port()
+        ceiling_env = {**env, "DJANGO_SETTINGS_MODULE": "ceiling",
+                       "PYTHONPATH": f"{root}:{HERE / 'benchmarks'}"}  # fmt: skip
+        self.ceiling = subprocess.Popen(
+            gunicorn(py, "ceiling:application", self.ceiling_port), cwd=root, env=ceiling_env
+        )
         self.worker = subprocess.Popen(
             [py, "-m", "celery", "-A", "config", "worker", "-c", "1", "--loglevel=WARNING"],
             cwd=root, env=env, stdout=subprocess.DEVNULL)  # fmt: skip
         self.port = port
-        for _ in range(100):
-            try:
-                get(port, "/api/")
-                break
-            except OSError:
-                time.sleep(0.2)
+        self.nginx = None
+        for p in (port, self.ceiling_port):
+            for _ in range(150):
+                try:
+                    get(p, "/ceiling/" if p == self.ceiling_port else "/api/")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        nginx_conf = root / "deploy/nginx/micro-cache.conf"
+        if nginx_conf.exists() and Path("/usr/sbin/nginx").exists():
+            sys.path.insert(0, str(root))
+            from deploy.nginx import start_nginx  # noqa: PLC0415  (only in checkouts that have it)
+
+            self.nginx_port = free_port()
+            self.nginx = start_nginx(conf=nginx_conf, listen=self.nginx_port, upstream=port,
+                                     prefix=Path(f"/tmp/bench-nginx-{port}"))  # fmt: skip
 
     def web_cpu(self) -> float:
         return cpu_seconds(children(self.web.pid))
+
+    def ceiling_cpu(self) -> float:
+        return cpu_seconds(children(self.ceiling.pid))
 
     def rest_cpu(self) -> float:
         """The worker's processes and the private Redis (cache and broker)."""
@@ -182,9 +205,11 @@ class Stack:
         return cpu_seconds(worker + [p for p in pids_of("redis-server") if p == REDIS_PID])
 
     def stop(self) -> None:
-        for proc in (self.web, self.worker):
+        if self.nginx is not None:
+            self.nginx.stop()
+        for proc in (self.web, self.ceiling, self.worker):
             proc.terminate()
-        for proc in (self.web, self.worker):
+        for proc in (self.web, self.ceiling, self.worker):
             proc.wait(timeout=30)
 
 
@@ -259,25 +284,97 @@ def cycle(items):
         yield from items
 
 
+WRK_SCRIPT = """
+local reqs = {%s}
+local i = 0
+init = function(args) i = math.random(0, #reqs) end
+request = function()
+  i = i + 1
+  local r = reqs[(i %% #reqs) + 1]
+  local h = {["Accept-Encoding"] = "gzip", ["X-Forwarded-Proto"] = "https"}
+  if r[2] ~= "" then h["Cookie"] = "sessionid=" .. r[2] end
+  return wrk.format("GET", r[1], h)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %%d %%d %%d %%d %%d %%d %%d\\n", summary.requests, summary.duration,
+    summary.bytes, latency:percentile(50), latency:percentile(95), latency:percentile(99),
+    e.status + e.connect + e.read + e.write + e.timeout))
+end
+"""
+
+
+def wrk(port: int, reqs: list[tuple[str, str]], connections: int, seconds: float,
+        cpu=None) -> dict:  # fmt: skip
+    """`reqs` ((path, session key or "") pairs, cycled) from wrk's `connections` at once for
+    `seconds`: wrk, not Python threads, so the load client costs little of the two cores."""
+    import resource
+    import tempfile
+
+    table = ", ".join("{%s, %s}" % (json.dumps(p), json.dumps(c)) for p, c in reqs)
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(WRK_SCRIPT % table)
+    cpu0 = cpu() if cpu else 0
+    own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    db0 = cpu_seconds(pids_of("postgres"))
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "10s", "-s", f.name,
+         f"http://127.0.0.1:{port}{reqs[0][0]}"], capture_output=True, text=True)  # fmt: skip
+    os.unlink(f.name)
+    own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("WRK "))
+    n, duration, size, p50, p95, p99, errors = (int(v) for v in line.split()[1:])
+    web = (cpu() - cpu0) if cpu else 0
+    client = own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
+    db = cpu_seconds(pids_of("postgres")) - db0
+    wall = duration / 1e6
+    return {"n": n, "rps": n / wall, "p50": p50 / 1000, "p95": p95 / 1000, "p99": p99 / 1000,
+            "cpu_ms": web / max(1, n) * 1000, "kb": size / max(1, n) / 1024, "errors": errors,
+            "db_ms": db / max(1, n) * 1000, "client_ms": client / max(1, n) * 1000,
+            "rest_ms": 0.0, "cores": (web + client + db) / wall}  # fmt: skip
+
+
+def readers(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
+    """The concurrent readers, each against the ceiling measured in the same run (before and
+    after them; the mean is the ceiling)."""
+    port, ev, rn = stack.port, data["event"], data["round"]
+    ms = data["matches"]
+    by_name = f"/events/{ev}/rounds/{rn}/?by=name"
+    me = f"/events/{ev}/me.json?round={rn}"
+    get(stack.ceiling_port, f"/ceiling/load/?url=http://127.0.0.1:{port}{by_name}")
+    paths = [f"/events/{ev}/", f"/events/{ev}/rounds/{rn}/", by_name,
+             f"/events/{ev}/rounds/{rn}/projector/", f"/events/{ev}/standings/"]  # fmt: skip
+    for path in paths:
+        get(port, path)  # warm
+    players = [m["a"] for m in ms[:100]] + [m["b"] for m in ms[:100]]  # 200 signed in
+    mix = []
+    for i, m in enumerate(ms[:200]):
+        mix += [(paths[0], m["a"]), (f"/matches/{m['id']}/", m["a"]), (paths[1], m["b"]),
+                (by_name, m["a"]), (paths[3], ""), (paths[4], m["b"])]  # fmt: skip
+    ceiling = [("/ceiling/", "")]
+    out = [("ceiling (bare view, same bytes), 50", wrk(stack.ceiling_port, ceiling, 50, seconds,
+                                                     stack.ceiling_cpu))]  # fmt: skip
+    web = stack.web_cpu
+    out.append(("pairings by name, anonymous, 50", wrk(port, [(by_name, "")], 50, seconds, web)))
+    out.append(("pairings by name, 200 signed-in players, 50",
+                wrk(port, [(by_name, c) for c in players], 50, seconds, web)))  # fmt: skip
+    view = wrk(port, [r for c in players for r in ((by_name, c), (me, c))], 50, seconds, web)
+    view["views"] = view["rps"] / 2
+    out.append(("a phone's whole view (page + me.json), views, 50", view))
+    out.append(("round posted (mixed pages), 200", wrk(port, mix, 200, seconds, web)))
+    if stack.nginx is not None:
+        out.append(("pairings by name, signed in, through nginx micro-cache, 50",
+                    wrk(stack.nginx_port, [(by_name, c) for c in players], 50, seconds)))  # fmt: skip
+    out.append(("ceiling again, 50", wrk(stack.ceiling_port, ceiling, 50, seconds,
+                                         stack.ceiling_cpu)))  # fmt: skip
+    return out
+
+
 def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
-    out = []
+    out = readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
-    for path in (by_name, f"/events/{ev}/rounds/{rn}/"):
-        get(port, path)  # warm
-    readers = (lambda i=i: get(port, by_name, cookie=ms[i % len(ms)]["a"]) for i in range(10**9))
-    out.append(("pairings by name, 50 readers", run(stack, readers, 50, seconds)))
-    mix = [f"/events/{ev}/", "MATCH", f"/events/{ev}/rounds/{rn}/", by_name,
-           f"/events/{ev}/rounds/{rn}/projector/", f"/events/{ev}/standings/"]  # fmt: skip
-
-    def posted(i):
-        m = ms[i % len(ms)]
-        path = mix[i % len(mix)]
-        return get(port, f"/matches/{m['id']}/" if path == "MATCH" else path, cookie=m["a"])
-
-    jobs = (lambda i=i: posted(i) for i in range(10**9))
-    out.append(("round posted (mixed pages), 50 readers", run(stack, jobs, 50, seconds)))
     round_id = None
     alone = [
         ("pairings by name, alone", by_name, ms[0]["a"]),
@@ -375,15 +472,19 @@ def _main(args) -> None:
             results = scenarios(stack, data, args.seconds)
         finally:
             stack.stop()
-        print("| what | n | req/s | p50 ms | p95 ms | p99 ms | web CPU ms/req | KB | errors "
-              "| PostgreSQL CPU ms/req | worker + Redis CPU ms/req | load client CPU ms/req "
-              "| cores busy |")  # fmt: skip
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
+        ceiling = statistics.mean(ceilings)
+        print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
+        print("| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
+              "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
+              "| load client CPU ms/req | cores busy |")  # fmt: skip
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for label, r in results:
-            print(f"| {label} | {r['n']} | {r['rps']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | "
-                  f"{r['p99']:.0f} | {r['cpu_ms']:.0f} | {r['kb']:.0f} | {r['errors']} | "
-                  f"{r['db_ms']:.1f} | {r['rest_ms']:.1f} | {r['client_ms']:.1f} | "
-                  f"{r['cores']:.2f} |")  # fmt: skip
+            rate = r.get("views", r["rps"])
+            print(f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
+                  f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
+                  f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
+                  f"{r['client_ms']:.1f} | {r['cores']:.2f} |")  # fmt: skip
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
 
 

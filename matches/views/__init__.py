@@ -5,7 +5,8 @@
   table or by name) and the projector;
 - `results`: the match page and its report and result forms, the staff's results grid;
 - `exports`: standings CSV, event JSON, printable decklists;
-- `players`: the player's own events and history (and the "your match" card).
+- `players`: the player's own events and history (and the "your match" card);
+- `me`: the viewer's own part of the public round pages (`me.json`).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look (`league.view_helpers`), call
@@ -15,6 +16,7 @@ staff-only: everyone else gets a 404, as in the API.
 """
 
 from .events import event_bracket, event_dashboard, event_detail, event_standings
+from .me import event_me
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
@@ -27,6 +29,7 @@ __all__ = [
     "event_decklists_pdf",
     "event_detail",
     "event_export_json",
+    "event_me",
     "event_standings",
     "event_standings_csv",
     "match_detail",

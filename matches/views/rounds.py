@@ -301,5 +301,6 @@ def round_projector(request, event_id: int, number: int):
             "round": round_,
             "players": mark_safe(html),  # rendered by our own template, escaped there
             "remaining": seconds_left(round_),
+            "ends_at_ms": int(round_.ends_at.timestamp() * 1000) if round_.ends_at else None,
         },
     )
