@@ -155,8 +155,20 @@ def children(pid: int) -> list[int]:
 
 def gunicorn(py: str, app: str, port: int) -> list[str]:
     """The same gunicorn configuration for the site and its ceiling."""
-    return [py, "-m", "gunicorn", app, "-c", "config/gunicorn.py", "-w", "5",
-            "-b", f"127.0.0.1:{port}", "--log-level", "warning"]  # fmt: skip
+    return [
+        py,
+        "-m",
+        "gunicorn",
+        app,
+        "-c",
+        "config/gunicorn.py",
+        "-w",
+        "5",
+        "-b",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
 
 
 class Stack:
@@ -167,8 +179,11 @@ class Stack:
                        check=True)  # fmt: skip
         self.web = subprocess.Popen(gunicorn(py, "config.wsgi", port), cwd=root, env=env)
         self.ceiling_port = free_port()
-        ceiling_env = {**env, "DJANGO_SETTINGS_MODULE": "ceiling",
-                       "PYTHONPATH": f"{root}:{HERE / 'benchmarks'}"}  # fmt: skip
+        ceiling_env = {
+            **env,
+            "DJANGO_SETTINGS_MODULE": "ceiling",
+            "PYTHONPATH": f"{root}:{HERE / 'benchmarks'}",
+        }
         self.ceiling = subprocess.Popen(
             gunicorn(py, "ceiling:application", self.ceiling_port), cwd=root, env=ceiling_env
         )
@@ -187,11 +202,15 @@ class Stack:
         nginx_conf = root / "deploy/nginx/micro-cache.conf"
         if nginx_conf.exists() and Path("/usr/sbin/nginx").exists():
             sys.path.insert(0, str(root))
-            from deploy.nginx import start_nginx  # noqa: PLC0415  (only in checkouts that have it)
+            from deploy.nginx import start_nginx
 
             self.nginx_port = free_port()
-            self.nginx = start_nginx(conf=nginx_conf, listen=self.nginx_port, upstream=port,
-                                     prefix=Path(f"/tmp/bench-nginx-{port}"))  # fmt: skip
+            self.nginx = start_nginx(
+                conf=nginx_conf,
+                listen=self.nginx_port,
+                upstream=port,
+                prefix=Path(f"/tmp/bench-nginx-{port}"),
+            )
 
     def web_cpu(self) -> float:
         return cpu_seconds(children(self.web.pid))
@@ -290,36 +309,47 @@ local i = 0
 init = function(args) i = math.random(0, #reqs) end
 request = function()
   i = i + 1
-  local r = reqs[(i %% #reqs) + 1]
+  local r = reqs[(i % #reqs) + 1]
   local h = {["Accept-Encoding"] = "gzip", ["X-Forwarded-Proto"] = "https"}
   if r[2] ~= "" then h["Cookie"] = "sessionid=" .. r[2] end
   return wrk.format("GET", r[1], h)
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("WRK %%d %%d %%d %%d %%d %%d %%d\\n", summary.requests, summary.duration,
+  io.write(string.format("WRK %d %d %d %d %d %d %d\\n", summary.requests, summary.duration,
     summary.bytes, latency:percentile(50), latency:percentile(95), latency:percentile(99),
     e.status + e.connect + e.read + e.write + e.timeout))
 end
 """
 
 
-def wrk(port: int, reqs: list[tuple[str, str]], connections: int, seconds: float,
-        cpu=None) -> dict:  # fmt: skip
+def wrk(port: int, reqs: list[tuple[str, str]], connections: int, seconds: float, cpu=None) -> dict:
     """`reqs` ((path, session key or "") pairs, cycled) from wrk's `connections` at once for
     `seconds`: wrk, not Python threads, so the load client costs little of the two cores."""
     import resource
     import tempfile
 
-    table = ", ".join("{%s, %s}" % (json.dumps(p), json.dumps(c)) for p, c in reqs)
+    table = ", ".join("{" + json.dumps(p) + ", " + json.dumps(c) + "}" for p, c in reqs)
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(WRK_SCRIPT % table)
+        f.write(WRK_SCRIPT.replace("%s", table, 1))
     cpu0 = cpu() if cpu else 0
     own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     db0 = cpu_seconds(pids_of("postgres"))
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "10s", "-s", f.name,
-         f"http://127.0.0.1:{port}{reqs[0][0]}"], capture_output=True, text=True)  # fmt: skip
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{seconds:.0f}s",
+            "--timeout",
+            "10s",
+            "-s",
+            f.name,
+            f"http://127.0.0.1:{port}{reqs[0][0]}",
+        ],
+        capture_output=True,
+        text=True,
+    )
     os.unlink(f.name)
     own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     line = next(x for x in out.stdout.splitlines() if x.startswith("WRK "))
@@ -328,10 +358,20 @@ def wrk(port: int, reqs: list[tuple[str, str]], connections: int, seconds: float
     client = own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
     db = cpu_seconds(pids_of("postgres")) - db0
     wall = duration / 1e6
-    return {"n": n, "rps": n / wall, "p50": p50 / 1000, "p95": p95 / 1000, "p99": p99 / 1000,
-            "cpu_ms": web / max(1, n) * 1000, "kb": size / max(1, n) / 1024, "errors": errors,
-            "db_ms": db / max(1, n) * 1000, "client_ms": client / max(1, n) * 1000,
-            "rest_ms": 0.0, "cores": (web + client + db) / wall}  # fmt: skip
+    return {
+        "n": n,
+        "rps": n / wall,
+        "p50": p50 / 1000,
+        "p95": p95 / 1000,
+        "p99": p99 / 1000,
+        "cpu_ms": web / max(1, n) * 1000,
+        "kb": size / max(1, n) / 1024,
+        "errors": errors,
+        "db_ms": db / max(1, n) * 1000,
+        "client_ms": client / max(1, n) * 1000,
+        "rest_ms": 0.0,
+        "cores": (web + client + db) / wall,
+    }
 
 
 def readers(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
@@ -342,31 +382,55 @@ def readers(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     me = f"/events/{ev}/me.json?round={rn}"
     get(stack.ceiling_port, f"/ceiling/load/?url=http://127.0.0.1:{port}{by_name}")
-    paths = [f"/events/{ev}/", f"/events/{ev}/rounds/{rn}/", by_name,
-             f"/events/{ev}/rounds/{rn}/projector/", f"/events/{ev}/standings/"]  # fmt: skip
+    paths = [
+        f"/events/{ev}/",
+        f"/events/{ev}/rounds/{rn}/",
+        by_name,
+        f"/events/{ev}/rounds/{rn}/projector/",
+        f"/events/{ev}/standings/",
+    ]
     for path in paths:
         get(port, path)  # warm
     players = [m["a"] for m in ms[:100]] + [m["b"] for m in ms[:100]]  # 200 signed in
     mix = []
-    for i, m in enumerate(ms[:200]):
-        mix += [(paths[0], m["a"]), (f"/matches/{m['id']}/", m["a"]), (paths[1], m["b"]),
-                (by_name, m["a"]), (paths[3], ""), (paths[4], m["b"])]  # fmt: skip
+    for m in ms[:200]:
+        mix += [
+            (paths[0], m["a"]),
+            (f"/matches/{m['id']}/", m["a"]),
+            (paths[1], m["b"]),
+            (by_name, m["a"]),
+            (paths[3], ""),
+            (paths[4], m["b"]),
+        ]
     ceiling = [("/ceiling/", "")]
-    out = [("ceiling (bare view, same bytes), 50", wrk(stack.ceiling_port, ceiling, 50, seconds,
-                                                     stack.ceiling_cpu))]  # fmt: skip
+    out = [
+        (
+            "ceiling (bare view, same bytes), 50",
+            wrk(stack.ceiling_port, ceiling, 50, seconds, stack.ceiling_cpu),
+        )
+    ]
     web = stack.web_cpu
     out.append(("pairings by name, anonymous, 50", wrk(port, [(by_name, "")], 50, seconds, web)))
-    out.append(("pairings by name, 200 signed-in players, 50",
-                wrk(port, [(by_name, c) for c in players], 50, seconds, web)))  # fmt: skip
+    out.append(
+        (
+            "pairings by name, 200 signed-in players, 50",
+            wrk(port, [(by_name, c) for c in players], 50, seconds, web),
+        )
+    )
     view = wrk(port, [r for c in players for r in ((by_name, c), (me, c))], 50, seconds, web)
     view["views"] = view["rps"] / 2
     out.append(("a phone's whole view (page + me.json), views, 50", view))
     out.append(("round posted (mixed pages), 200", wrk(port, mix, 200, seconds, web)))
     if stack.nginx is not None:
-        out.append(("pairings by name, signed in, through nginx micro-cache, 50",
-                    wrk(stack.nginx_port, [(by_name, c) for c in players], 50, seconds)))  # fmt: skip
-    out.append(("ceiling again, 50", wrk(stack.ceiling_port, ceiling, 50, seconds,
-                                         stack.ceiling_cpu)))  # fmt: skip
+        out.append(
+            (
+                "pairings by name, signed in, through nginx micro-cache, 50",
+                wrk(stack.nginx_port, [(by_name, c) for c in players], 50, seconds),
+            )
+        )
+    out.append(
+        ("ceiling again, 50", wrk(stack.ceiling_port, ceiling, 50, seconds, stack.ceiling_cpu))
+    )
     return out
 
 
@@ -426,6 +490,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[512])
     parser.add_argument("--root", type=Path, default=HERE)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument(
+        "--keep", action="store_true", help="keep each built event and start from it next time"
+    )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.build:
@@ -446,24 +513,47 @@ def main() -> None:
         redis.wait(timeout=10)
 
 
-def _main(args) -> None:
-    root = args.root.resolve()
-    py = str(HERE / ".venv/bin/python")
-    env = site_env(root)
+def prepare(root: Path, players: int, *, keep: bool) -> dict:
+    """A fresh database with the event built: by the services, or with `--keep` copied
+    from the copy a previous run kept (PostgreSQL's CREATE DATABASE ... TEMPLATE, seconds
+    instead of minutes; the schema must be the same, so keep only across checkouts
+    without a new migration)."""
     import psycopg
 
+    py = str(HERE / ".venv/bin/python")
+    env = site_env(root)
     base, name = URL.rsplit("/", 1)
-    for players in args.players:
+    kept, kept_data = f"{name}_built_{players}", Path(f"/tmp/{name}_built_{players}.json")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [kept]).fetchone()
+        if keep and exists and kept_data.exists():
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{kept}"')
+            return json.loads(kept_data.read_text())
+        conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    built = subprocess.run(
+        [py, str(Path(__file__).resolve()), "--build", str(players)],
+        cwd=root,
+        env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(built.stdout.strip().splitlines()[-1])
+    if keep:
         with psycopg.connect(base + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+            conn.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{name}"')
+        kept_data.write_text(json.dumps(data))
+    return data
+
+
+def _main(args) -> None:
+    root = args.root.resolve()
+    for players in args.players:
         started = time.perf_counter()
-        built = subprocess.run(
-            [py, str(Path(__file__).resolve()), "--build", str(players)],
-            cwd=root, env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
-            capture_output=True, text=True, check=True)  # fmt: skip
-        data = json.loads(built.stdout.strip().splitlines()[-1])
+        data = prepare(root, players, keep=args.keep)
         print(f"\n## {players} players (built in {time.perf_counter() - started:.0f} s); "
               f"load before: {os.getloadavg()[0]:.2f}")  # fmt: skip
         subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
@@ -475,16 +565,22 @@ def _main(args) -> None:
         ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
         ceiling = statistics.mean(ceilings)
         print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
-        print("| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
-              "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
-              "| load client CPU ms/req | cores busy |")  # fmt: skip
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print(
+            "| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
+            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
+            "| load client CPU ms/req | cores busy |"
+        )
+        print(
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        )
         for label, r in results:
             rate = r.get("views", r["rps"])
-            print(f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
-                  f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
-                  f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
-                  f"{r['client_ms']:.1f} | {r['cores']:.2f} |")  # fmt: skip
+            print(
+                f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
+                f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
+                f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
+                f"{r['client_ms']:.1f} | {r['cores']:.2f} |"
+            )
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
 
 

@@ -63,8 +63,7 @@ from . import page_cache
 SHARED_MAX_AGE = 3
 STALE_WHILE_REVALIDATE = 30
 CACHE_CONTROL = (
-    f"public, max-age=0, s-maxage={SHARED_MAX_AGE}, "
-    f"stale-while-revalidate={STALE_WHILE_REVALIDATE}"
+    f"public, max-age=0, s-maxage={SHARED_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
 )
 
 ENCODINGS = ("br", "gzip", "")
@@ -139,9 +138,9 @@ def _anonymous(request, match, version: int):
     anon.META = {
         k: v
         for k, v in request.META.items()
-        if k not in ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "HTTP_IF_NONE_MATCH",
-                     "HTTP_IF_MODIFIED_SINCE")
-    }  # fmt: skip
+        if k
+        not in ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE")
+    }
     anon.COOKIES = {}
     anon.user = AnonymousUser()
     anon.session = import_module(settings.SESSION_ENGINE).SessionStore()
@@ -197,8 +196,9 @@ def lookup(request) -> tuple[int, str, str, Page, object] | None:
     page = PAGES.get(match.view_name)
     if page is None:
         return None
-    if page.json and ("HTTP_AUTHORIZATION" in request.META
-                      or "text/html" in request.META.get("HTTP_ACCEPT", "")):  # fmt: skip
+    if page.json and (
+        "HTTP_AUTHORIZATION" in request.META or "text/html" in request.META.get("HTTP_ACCEPT", "")
+    ):
         return None
     variant = _variant(request, page)
     if variant is None:

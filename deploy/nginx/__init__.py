@@ -23,8 +23,11 @@ class Nginx:
     port: int
 
     def stop(self) -> None:
-        subprocess.run([NGINX, "-p", str(self.prefix), "-c", str(self.conf), "-s", "stop"],
-                       capture_output=True, check=False)  # fmt: skip
+        subprocess.run(
+            [NGINX, "-p", str(self.prefix), "-c", str(self.conf), "-s", "stop"],
+            capture_output=True,
+            check=False,
+        )
         pid = self.prefix / "nginx.pid"
         for _ in range(50):
             if not pid.exists():
@@ -45,8 +48,9 @@ def start_nginx(*, listen: int, upstream: int, prefix: Path, conf: Path = CONF) 
         text = "user root;\n" + text
     filled = prefix / "nginx.conf"
     filled.write_text(text)
-    subprocess.run([NGINX, "-p", str(prefix), "-c", str(filled), "-e", str(prefix / "error.log")],
-                   check=True)  # fmt: skip
+    subprocess.run(
+        [NGINX, "-p", str(prefix), "-c", str(filled), "-e", str(prefix / "error.log")], check=True
+    )
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", listen), timeout=0.2).close()

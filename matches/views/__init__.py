@@ -16,8 +16,8 @@ staff-only: everyone else gets a 404, as in the API.
 """
 
 from .events import event_bracket, event_dashboard, event_detail, event_standings
-from .me import event_me
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
+from .me import event_me
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector

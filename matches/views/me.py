@@ -52,8 +52,12 @@ def _event_part(request, event, number: int | None) -> dict:
         if round_ is not None and not (round_.is_public or staff):
             round_ = None
     if staff and round_ is not None:
-        links.append({"label": "Results grid",
-                      "url": reverse("round-results", args=[event.pk, round_.number])})  # fmt: skip
+        links.append(
+            {
+                "label": "Results grid",
+                "url": reverse("round-results", args=[event.pk, round_.number]),
+            }
+        )
     if staff:
         links.append({"label": "Staff view", "url": "?live=1"})
     registration = (
@@ -64,7 +68,9 @@ def _event_part(request, event, number: int | None) -> dict:
     match = None
     if registration and round_ is not None:
         found = (
-            round_.matches.filter(Q(player_a_id=registration["pk"]) | Q(player_b_id=registration["pk"]))
+            round_.matches.filter(
+                Q(player_a_id=registration["pk"]) | Q(player_b_id=registration["pk"])
+            )
             .select_related("player_a__player", "player_b__player")
             .first()
         )
@@ -91,8 +97,15 @@ def event_me(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
     version = page_cache.version(event.pk)
-    data = {"version": version, "now": timezone.now().isoformat(), "user": None,
-            "staff": False, "links": [], "registration": None, "match": None}  # fmt: skip
+    data = {
+        "version": version,
+        "now": timezone.now().isoformat(),
+        "user": None,
+        "staff": False,
+        "links": [],
+        "registration": None,
+        "match": None,
+    }
     user = request.user
     if user.is_authenticated:
         number = _round_number(request)

@@ -104,9 +104,13 @@ def test_me_json_for_a_player_a_staff_member_and_an_anonymous_viewer(
     assert player["staff"] is False and player["links"] == []
     assert player["registration"] == {"id": a.pk, "name": "Ash Ketchum"}
     match = Match.objects.get(round=round_one, table=1)
-    assert player["match"] == {"round": 1, "table": 1, "division": "",
-                               "opponent": "Misty Waterflower",
-                               "url": reverse("match-detail", args=[match.pk])}  # fmt: skip
+    assert player["match"] == {
+        "round": 1,
+        "table": 1,
+        "division": "",
+        "opponent": "Misty Waterflower",
+        "url": reverse("match-detail", args=[match.pk]),
+    }
 
     client.force_login(misty.user)
     assert client.get(url).json()["match"]["opponent"] == "Ash Ketchum"
@@ -139,8 +143,12 @@ def test_a_change_makes_a_new_body_and_the_old_etag_stops_matching(
 def test_an_unpublished_round_is_not_public_and_the_staff_still_see_their_preview(
     client, event, ash, misty, organiser, round_one
 ):
-    make_round(event, [(registration_of(ash, event), registration_of(misty, event))], number=2,
-               status="paired")  # fmt: skip
+    make_round(
+        event,
+        [(registration_of(ash, event), registration_of(misty, event))],
+        number=2,
+        status="paired",
+    )
     url = reverse("round-pairings", args=[event.pk, 2])
     assert client.get(url).status_code == 404
     client.force_login(organiser)
