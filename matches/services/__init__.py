@@ -13,7 +13,13 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
-from .results import record_decided_result, report_result, set_result, stored_result
+from .results import (
+    notify_result_reported,
+    record_decided_result,
+    report_result,
+    set_result,
+    stored_result,
+)
 from .rounds import (
     close_round,
     pair_next_round,
@@ -41,6 +47,7 @@ __all__ = [
     "event_structure",
     "final_placements",
     "finish_event",
+    "notify_result_reported",
     "pair_next_round",
     "publish_round",
     "recompute_standings",
