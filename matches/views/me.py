@@ -3,7 +3,8 @@
 The public round pages are one body for every viewer (`matches.public_pages`); what is
 personal comes from here, fetched by `matches/static/matches/me.js`:
 
-- `version`: the event's page version now (a page that names an older one is stale);
+- `version`: the event's page version now, as a string (a nanosecond clock is more than a
+  JavaScript number holds exactly; a page that names an older one is stale);
 - `now`: the server's time (for clocks);
 - `user`: null for an anonymous viewer, else the name, the unread count (the inbox badge),
   the links of the signed-in menu and a CSRF token for its "Log out" form;
@@ -98,7 +99,7 @@ def event_me(request, event_id: int):
     require_visible(request, event)
     version = page_cache.version(event.pk)
     data = {
-        "version": version,
+        "version": str(version),
         "now": timezone.now().isoformat(),
         "user": None,
         "staff": False,

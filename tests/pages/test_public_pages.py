@@ -95,7 +95,7 @@ def test_me_json_for_a_player_a_staff_member_and_an_anonymous_viewer(
     anonymous = client.get(url).json()
     assert anonymous["user"] is None and anonymous["staff"] is False
     assert anonymous["match"] is None and anonymous["registration"] is None
-    assert anonymous["links"] == [] and anonymous["version"] == page_cache.version(event.pk)
+    assert anonymous["links"] == [] and anonymous["version"] == str(page_cache.version(event.pk))
 
     client.force_login(ash.user)
     player = client.get(url).json()

@@ -56,9 +56,12 @@
     card.hidden = false;
   }
 
+  function newer(a, b) {  // decimal strings, too long for a JavaScript number
+    return a.length !== b.length ? a.length > b.length : a > b;
+  }
   function noteStale(version) {
-    var page = Number(document.body.dataset.eventVersion || 0);
-    if (!page || version <= page) return;
+    var page = document.body.dataset.eventVersion || "";
+    if (!page || !version || !newer(String(version), page)) return;
     var note = el("p", { "class": "card warn stale", role: "status" },
                   "Newer results are in since this page was made. ");
     note.append(el("a", { href: location.href }, "Reload"));
