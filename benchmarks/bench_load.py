@@ -229,7 +229,13 @@ class Stack:
         for proc in (self.web, self.ceiling, self.worker):
             proc.terminate()
         for proc in (self.web, self.ceiling, self.worker):
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:  # a busy machine: stop waiting for grace
+                for pid in children(proc.pid):
+                    os.kill(pid, 9)
+                proc.kill()
+                proc.wait(timeout=30)
 
 
 def request(port, method, path, *, cookie=None, headers=None, body=None):
