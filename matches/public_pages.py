@@ -80,6 +80,8 @@ class Page:
 
 
 PAGES: dict[str, Page] = {}
+#: Every public page's path starts so (any other request skips the URL lookup).
+PREFIXES = ("/events/", "/api/rounds/", "/api/events/")
 
 
 def register(view_name: str, page: Page) -> None:
@@ -187,7 +189,7 @@ def _variant(request, page: Page) -> str | None:
 
 def lookup(request) -> tuple[int, str, str, Page, object] | None:
     """(event, name, variant, page, match) when the request asks for a public page."""
-    if request.method not in ("GET", "HEAD"):
+    if request.method not in ("GET", "HEAD") or not request.path_info.startswith(PREFIXES):
         return None
     try:
         match = resolve(request.path_info)
