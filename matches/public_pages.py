@@ -166,6 +166,9 @@ def build(request, match, page: Page, version: int) -> dict[str, tuple] | None:
         return None
     if response.status_code != 200 or response.streaming or response.cookies:
         return None
+    if "CSRF_COOKIE" in anon.META or getattr(request, "_csp_nonce", None):
+        # A CSRF token or a CSP nonce is one request's: such a body is never shared.
+        return None
     plain = response.content
     content_type = response["Content-Type"]
     digest = hashlib.blake2b(plain, digest_size=12).hexdigest()
