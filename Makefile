@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	CELERY_RESULT_BACKEND=$(TEST_RESULT_BACKEND) TEST_AMQP_URL=$(TEST_AMQP_URL)
 PYTEST_ARGS ?= -n 2
 
-.PHONY: install run demo test test-fast lint format worker beat serve bench bench-load clean
+.PHONY: install run demo test test-fast lint format worker beat serve venue bench bench-load clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,12 @@ beat: install
 # CACHE_URL as in docs/deploy.md).
 serve: install
 	bash scripts/serve.sh
+
+# The site on the organiser's laptop at the venue, for the phones on the venue's network
+# (scripts/venue.sh, docs/venue.md): SQLite (or DATABASE_URL), tasks in-process, and the
+# push to the league's site when VENUE_EVENT, VENUE_PUSH_URL and VENUE_PUSH_TOKEN are set.
+venue: install
+	bash scripts/venue.sh
 
 # Tournament day over HTTP (issue 16's table): `make bench-load PLAYERS="512 2048"`.
 PLAYERS ?= 512

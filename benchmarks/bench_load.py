@@ -94,7 +94,7 @@ def build(players: int) -> dict:
     User.objects.filter(pk__in=[u.pk for u in users]).update(password=make_password(password))
     tokens = {}
     try:
-        from league.tokens import create_api_token
+        from league.services.tokens import create_api_token
     except ImportError:
         create_api_token = None
     matches = []

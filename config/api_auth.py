@@ -1,11 +1,11 @@
 """API authentication: the browser's session, or a personal token
-(`Authorization: Token <key>`, created on the profile page, `league.tokens`). HTTP Basic
+(`Authorization: Token <key>`, created on the profile page, `league.services.tokens`). HTTP Basic
 is not accepted: it ran a password hash on every request."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from league import tokens
+from league.services import tokens
 
 
 class TokenAuthentication(authentication.BaseAuthentication):

@@ -57,6 +57,17 @@ urlpatterns = [
         match_views.round_action,
         name="round-action",
     ),
+    # Paper for the venue (staff): the wall lists, match slips, standings (matches.paper)
+    path(
+        "events/<int:event_id>/rounds/<int:number>/print/<slug:kind>.pdf",
+        match_views.round_paper,
+        name="round-paper",
+    ),
+    path(
+        "events/<int:event_id>/standings/print.pdf",
+        match_views.standings_paper,
+        name="standings-paper",
+    ),
     # Matches
     path("matches/<int:match_id>/", match_views.match_detail, name="match-detail"),
     path("matches/<int:match_id>/report/", match_views.match_report, name="match-report"),

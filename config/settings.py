@@ -86,6 +86,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.idempotency.IdempotencyKeyMiddleware",
+    "config.pwa.ViewerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a refused login into the lockout answer.
@@ -140,6 +141,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
+# The site's own static files beside the apps' (the progressive web app's scripts: pwa/).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # --- Cache, static files and production server --------------------------------------
 # The public round pages are built once per version of the event and kept in this cache
@@ -218,11 +221,6 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="*/5"),
     },
     "matches.round-clocks": {"task": "matches.send_round_clock_reminders", "schedule": 60.0},
-    # Due webhook deliveries whose dispatch failed, was lost, or whose worker died.
-    "webhooks.relay": {
-        "task": "webhooks.relay",
-        "schedule": float(os.environ.get("NOTIFICATION_RELAY_SECONDS", "60")),
-    },
 }
 
 # --- Broker and mail -----------------------------------------------------------------
@@ -280,7 +278,9 @@ NOTIFICATION_RETRY_BUDGET_HOURS = float(os.environ.get("NOTIFICATION_RETRY_BUDGE
 # the tests' own receiver on 127.0.0.1.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 WEBHOOK_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_CONNECT_TIMEOUT_SECONDS", "3"))
-WEBHOOK_READ_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_READ_TIMEOUT_SECONDS", "10"))
+# The whole attempt, from connecting to the end of the answer (not per socket read: a
+# receiver trickling a byte at a time is cut off here); at most 2/3 of the lease.
+WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", "10"))
 # A worker's claim on a delivery while it sends (a dead worker's is due again after it).
 WEBHOOK_LEASE_SECONDS = float(os.environ.get("WEBHOOK_LEASE_SECONDS", "60"))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))

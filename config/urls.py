@@ -3,13 +3,18 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.favicon import favicon
+from config.pwa import manifest, service_worker
 from league import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
     path("favicon.svg", favicon, {"name": "favicon.svg"}, name="favicon-svg"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="web-manifest"),
     path("admin/", admin.site.urls),
+    # Before Django's own: the reset e-mail goes through the outbox, after the response.
+    path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's init script from a URL: no inline script, so the

@@ -12,8 +12,6 @@ from .models import Card, Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
 
-MAX_DECKLIST_CHARS = MAX_PASTE_CHARS
-
 
 class AnonymousDeckCheckThrottle(AnonRateThrottle):
     """Anonymous callers of the public deck check: `rate` requests per IP address (signed-in
@@ -87,11 +85,11 @@ class VerdictSerializer(serializers.Serializer):
 
 class DecklistInputSerializer(serializers.Serializer):
     decklist_text = serializers.CharField(
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         trim_whitespace=False,
         error_messages={
             "max_length": (
-                f"The decklist is too long: a paste may hold at most {MAX_DECKLIST_CHARS:,} "
+                f"The decklist is too long: a paste may hold at most {MAX_PASTE_CHARS:,} "
                 f"characters. Paste one decklist, one card per line."
             )
         },

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django import forms
 from django.shortcuts import render
 
-from .api import MAX_DECKLIST_CHARS
 from .models import Format
+from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
 
 
@@ -59,7 +59,7 @@ class CheckForm(forms.Form):
     decklist_text = forms.CharField(
         label="Decklist",
         widget=forms.Textarea(attrs={"spellcheck": "false"}),
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         strip=False,
         error_messages={"required": "Paste your decklist: the text is empty."},
     )

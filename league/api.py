@@ -16,8 +16,9 @@ from rest_framework.response import Response
 
 from decks.api import DecklistInputSerializer
 
-from . import permissions, selectors, services, staff
+from . import permissions, selectors, services
 from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
+from .services import staff
 
 
 class LeagueSerializer(serializers.ModelSerializer):

@@ -1,18 +1,21 @@
 """Forms of the league pages: they check shape only; the services decide."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.sites.shortcuts import get_current_site
 from django.core.validators import RegexValidator
 from django.utils import timezone
 
-from decks.api import MAX_DECKLIST_CHARS
+from decks.parser import MAX_PASTE_CHARS
+
+from . import services
 
 
 class DecklistForm(forms.Form):
     decklist_text = forms.CharField(
         label="Decklist",
         widget=forms.Textarea(attrs={"spellcheck": "false", "autocomplete": "off"}),
-        max_length=MAX_DECKLIST_CHARS,
+        max_length=MAX_PASTE_CHARS,
         strip=False,
         error_messages={"required": "Paste your decklist: the text is empty."},
     )
@@ -142,3 +145,21 @@ class EventForm(forms.ModelForm):
         if data.get("kind") == "board_game":
             data["format"] = None  # a night has no deck format, whatever the list showed
         return data
+
+
+class PasswordResetByWorkerForm(PasswordResetForm):
+    """Django's reset form, whose `save` records the e-mail for the worker
+    (`services.request_password_reset`) instead of sending it inside the request."""
+
+    def save(self, domain_override=None, use_https=False, request=None, **kwargs) -> None:
+        if domain_override:
+            site_name = domain = domain_override
+        else:
+            site = get_current_site(request)
+            site_name, domain = site.name, site.domain
+        services.request_password_reset(
+            email=self.cleaned_data["email"],
+            domain=domain,
+            site_name=site_name,
+            use_https=use_https,
+        )

@@ -50,3 +50,14 @@ def notify_deck_verdict(submission_id: int) -> int:
         .first()
     )
     return deck_verdict_notification(submission) if submission else 0
+
+
+@shared_task(name="league.send_password_reset")
+def send_password_reset(email: str, domain: str, site_name: str, use_https: bool) -> int:
+    """Send the password-reset links of an address (recorded by the reset page through the
+    outbox, known address or not)."""
+    from . import services
+
+    return services.send_password_reset(
+        email=email, domain=domain, site_name=site_name, use_https=use_https
+    )

@@ -12,6 +12,21 @@ from notifications.services import NotificationItem, notify
 from .models import Match, Round
 
 
+def pairings_key_prefix(round_: Round) -> str:
+    """The start of every key of a round's pairings e-mails (one per player)."""
+    return f"pairings:round:{round_.pk}:"
+
+
+def standings_key_prefix(event_id: int, round_number: int) -> str:
+    """The start of every key of the "standings are up" e-mails of one round."""
+    return f"standings:event:{event_id}:round:{round_number}:"
+
+
+def round_mail_key_prefixes(round_: Round) -> list[str]:
+    """Keys of a round's e-mails to players: its pairings and its standings."""
+    return [pairings_key_prefix(round_), standings_key_prefix(round_.event_id, round_.number)]
+
+
 def _name(reg) -> str:
     return reg.player.name if reg else "BYE"
 
@@ -38,7 +53,7 @@ def pairings_published(round_: Round) -> int:
             items.append(
                 NotificationItem(
                     recipient_id=me.player.user_id,
-                    key=f"pairings:round:{round_.pk}:reg:{me.pk}",
+                    key=f"{pairings_key_prefix(round_)}reg:{me.pk}",
                     subject=f"{event.name}: round {round_.number} pairings"[:200],
                     body=body,
                     url=url,
@@ -117,7 +132,7 @@ def standings_published(event: Event, round_number: int) -> int:
         items=[
             NotificationItem(
                 recipient_id=user_id,
-                key=f"standings:event:{event.pk}:round:{round_number}:user:{user_id}",
+                key=f"{standings_key_prefix(event.pk, round_number)}user:{user_id}",
                 subject=f"{event.name}: standings after round {round_number}"[:200],
                 body=f"The standings after round {round_number} of {event.name} are up.",
                 url=url,

@@ -1,8 +1,9 @@
 """Delivering e-mail: the mail policy for real servers.
 
 `deliver_emails` sends one batch of notification ids over one SMTP connection. For each
-row it records the attempt first (attempts + 1 and a lease of `NOTIFICATION_LEASE_SECONDS`,
-committed), then sends, then marks it sent. A worker that dies after the server's 250 and
+row it records the attempt first (`leases.claim`: attempts + 1 and a lease of
+`NOTIFICATION_LEASE_SECONDS`, committed), then sends, then marks it sent (`leases.finish`,
+only while the row carries that lease). A worker that dies after the server's 250 and
 before that commit leaves the row pending with a lease: when the lease runs out the relay
 sends it again, with the same Message-ID (derived from the notification's key), so the
 receiving side can drop the copy.
@@ -10,7 +11,7 @@ receiving side can drop the copy.
 - A permanent refusal (5xx for this message) fails that row at once (ERROR log); the
   batch goes on.
 - A transient refusal (4xx, a dropped or refused connection, a timeout) charges only the
-  refused row, which is due again after `retry_countdown(attempts - 1)` (exponential from
+  refused row, which is due again after the one backoff rule (`leases.backoff`, from
   `NOTIFICATION_RETRY_BASE_SECONDS`, capped at `NOTIFICATION_RETRY_MAX_SECONDS`); the rows
   not reached are backed off by the base delay without being charged, and returned in
   `retry`. A row still refused `NOTIFICATION_RETRY_BUDGET_HOURS` after it was written is
@@ -40,6 +41,7 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from . import leases, outbox
 from .models import EmailStatus, MailPace, Notification
 
 logger = logging.getLogger(__name__)
@@ -52,9 +54,9 @@ def _setting(name: str, default: float) -> float:
 
 
 def retry_countdown(retries: int) -> float:
-    """Seconds before retry number `retries + 1`: `base * 2**retries`, at most the cap."""
-    base = _setting("NOTIFICATION_RETRY_BASE_SECONDS", 30)
-    return min(_setting("NOTIFICATION_RETRY_MAX_SECONDS", 900), base * 2 ** min(retries, 30))
+    """Seconds before retry number `retries + 1`: the one backoff rule (`leases.backoff`),
+    `base * 2**retries`, at most the cap."""
+    return outbox.EMAILS.backoff(retries + 1)
 
 
 def retry_budget() -> timedelta:
@@ -117,8 +119,11 @@ def deliver_emails(*, notification_ids: Iterable[int]) -> DeliveryReport:
                     report.retry.append(notification_id)
                 report.retry += _back_off(ids[index + 1 :], error)
                 break
-            Notification.objects.filter(pk=notification_id).update(
-                email_status=EmailStatus.SENT, emailed_at=timezone.now(), email_lease_until=None
+            leases.finish(
+                outbox.EMAILS,
+                notification,
+                email_status=EmailStatus.SENT,
+                emailed_at=timezone.now(),
             )
             report.sent.append(notification_id)
     finally:
@@ -140,31 +145,12 @@ def deliver_emails(*, notification_ids: Iterable[int]) -> DeliveryReport:
 
 def _claim(notification_id: int) -> Notification | None:
     """Record an attempt on the row (attempts + 1, a lease) and commit, if it is pending,
-    due and not leased by a live attempt; None otherwise."""
-    now = timezone.now()
-    with transaction.atomic():
-        notification = (
-            Notification.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("recipient")
-            .filter(pk=notification_id, email_status=EmailStatus.PENDING)
-            .filter(Q(email_next_attempt_at__isnull=True) | Q(email_next_attempt_at__lte=now))
-            .filter(Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now))
-            .first()
-        )
-        if notification is None:
-            return None
-        notification.email_attempts += 1
-        notification.email_lease_until = now + timedelta(
-            seconds=_setting("NOTIFICATION_LEASE_SECONDS", 45)
-        )
-        notification.save(update_fields=["email_attempts", "email_lease_until"])
-    return notification
+    due and not leased by a live attempt; None otherwise (`leases.claim`)."""
+    return leases.claim(outbox.EMAILS, notification_id, select_related=("recipient",))
 
 
 def _fail(notification: Notification, error: str) -> None:
-    Notification.objects.filter(pk=notification.pk).update(
-        email_status=EmailStatus.FAILED, email_error=error, email_lease_until=None
-    )
+    leases.finish(outbox.EMAILS, notification, email_status=EmailStatus.FAILED, email_error=error)
     logger.error(
         "E-mail %s (%s) failed for good after %d attempt(s): %s",
         notification.pk,
@@ -181,12 +167,7 @@ def _refused(notification: Notification, error: str) -> bool:
     if now - notification.created_at >= retry_budget():
         _fail(notification, error)
         return True
-    delay = retry_countdown(notification.email_attempts - 1)
-    Notification.objects.filter(pk=notification.pk).update(
-        email_error=error,
-        email_lease_until=None,
-        email_next_attempt_at=now + timedelta(seconds=delay),
-    )
+    leases.retry_later(outbox.EMAILS, notification, email_error=error)
     return False
 
 

@@ -1,14 +1,17 @@
 """Work recorded in the database and dispatched to the broker after commit, never lost.
 
-Two kinds of work are recorded in the caller's transaction: e-mails (pending
-`Notification` rows) and other tasks (`OutboxTask` rows, for example a standings
-request). After commit each is dispatched once, protected (`dispatch`): a broker that is
-down or hung costs the page at most the broker timeouts of `config/settings.py` ("Broker
-and mail") and a log line, never a 500, and for `BROKER_BACKOFF_SECONDS` after a failure
-no page tries the broker again. The relay (`relay`, a beat job every
-`NOTIFICATION_RELAY_SECONDS`) then dispatches whatever is due and not in a live attempt:
-work whose after-commit dispatch failed, whose message the broker lost (restarted empty),
-or whose worker died (the lease ran out).
+Three kinds of work are recorded in the caller's transaction: e-mails (pending
+`Notification` rows), other tasks (`OutboxTask` rows, for example a standings request,
+recorded with `record_task(name, ...)`) and webhook deliveries (`webhooks.WebhookDelivery`).
+Each is leased work (`notifications.leases`: claim with a lease, attempts, one backoff
+rule, "due"), and each is dispatched here, by task name (`send`), so no service imports a
+tasks module: after commit each is dispatched once, protected (`dispatch`): a broker that
+is down or hung costs the page at most the broker timeouts of `config/settings.py`
+("Broker and mail") and a log line, never a 500, and for `BROKER_BACKOFF_SECONDS` after a
+failure no page tries the broker again. The relay (`relay`, the one beat job, every
+`NOTIFICATION_RELAY_SECONDS`) then dispatches whatever of every registered kind is due
+and not in a live attempt: work whose after-commit dispatch failed, whose message the
+broker lost (restarted empty), or whose worker died (the lease ran out).
 
 Every task dispatched from here must be idempotent: the relay may dispatch a copy of work
 that is merely slow.
@@ -16,27 +19,32 @@ that is merely slow.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from celery import current_app
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from . import leases
 from .models import EmailStatus, Notification, OutboxTask
 
 logger = logging.getLogger(__name__)
+
+#: Most notification ids one `send_emails` task carries.
+EMAIL_BATCH_SIZE = 200
 
 #: After a failed publish, `time.monotonic()` until which publishing is skipped.
 _broker_down_until = 0.0
 
 
 def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
+    return leases.setting(name, default)
 
 
 def lease_seconds() -> float:
@@ -85,6 +93,111 @@ def on_commit_dispatch(send: Callable[[], object], what: str) -> None:
     transaction.on_commit(lambda: dispatch(send, what))
 
 
+# --- Dispatch by task name -----------------------------------------------------------
+
+
+def task_named(name: str, app=None):
+    """The registered Celery task called `name`. In a web process the apps' task modules
+    load lazily: `<app>.<task>` is looked for in `<app>/tasks.py` (the house's naming),
+    then in every app's."""
+    app = app or current_app
+    if name not in app.tasks:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"{name.partition('.')[0]}.tasks")
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]
+
+
+def send(kind: leases.Kind, ids: Sequence[int], countdown: float = 0) -> None:
+    """Publish `kind`'s task for `ids` (one task: a batch kind takes the list, any other one
+    id) and mark the rows dispatched. Unprotected: callers go through `dispatch`."""
+    task = task_named(kind.task)
+    ids = list(ids)
+    if kind.batch > 1:
+        if countdown:
+            task.apply_async(args=[ids], countdown=countdown)
+        else:
+            task.delay(ids)
+    else:
+        (pk,) = ids
+        task.apply_async(args=[pk], countdown=countdown or None)
+    if kind.dispatched_field and not current_app.conf.task_always_eager:
+        kind.model.objects.filter(pk__in=ids).update(**{kind.dispatched_field: timezone.now()})
+
+
+def dispatch_after_commit(kind: leases.Kind, ids: Sequence[int], countdown: float = 0) -> int:
+    """After the current transaction commits, dispatch `kind`'s task for `ids`, in tasks of
+    `kind.batch` ids, each protected (`dispatch`). Returns the number of tasks."""
+    ids = list(ids)
+    chunks = [ids[i : i + kind.batch] for i in range(0, len(ids), kind.batch)]
+    for chunk in chunks:
+        on_commit_dispatch(
+            lambda chunk=chunk: send(kind, chunk, countdown), f"{kind.name} {_named(chunk)}"
+        )
+    return len(chunks)
+
+
+def _named(ids: list[int]) -> str:
+    return f"#{ids[0]}" if len(ids) == 1 else f"({len(ids)} rows)"
+
+
+# --- The kinds of this app -----------------------------------------------------------
+
+
+def _expire_stale_emails() -> int:
+    """Fail pending rows written longer ago than the retry budget (news that stale is not
+    worth an e-mail; staff see them as failed and may retry)."""
+    now = timezone.now()
+    hours = _setting("NOTIFICATION_RETRY_BUDGET_HOURS", 24)
+    stale = Notification.objects.filter(
+        email_status=EmailStatus.PENDING, created_at__lt=now - timedelta(hours=hours)
+    ).filter(Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now))
+    count = stale.update(
+        email_status=EmailStatus.FAILED, email_error=f"Not sent within {hours:g} hours."
+    )
+    if count:
+        logger.error("%d e-mail(s) not sent within %g hours: marked failed", count, hours)
+    return count
+
+
+TASKS = leases.register(
+    leases.Kind(
+        name="tasks",
+        model=OutboxTask,
+        task="notifications.run_outbox_task",
+        pending=Q(done_at__isnull=True),
+        due_field="due_at",
+        lease_field="leased_until",
+        attempts_field="attempts",
+        dispatched_field="dispatched_at",
+        # Earliest due first: a standings run that publishes a round must not be overtaken
+        # by a plain recompute recorded before it (which would publish without the notice).
+        relay_order=("due_at", "id"),
+    )
+)
+
+EMAILS = leases.register(
+    leases.Kind(
+        name="emails",
+        model=Notification,
+        task="notifications.send_emails",
+        pending=Q(email_status=EmailStatus.PENDING),
+        due_field="email_next_attempt_at",
+        lease_field="email_lease_until",
+        attempts_field="email_attempts",
+        created_field="created_at",
+        batch=EMAIL_BATCH_SIZE,
+        relay_limit=10_000,
+        # A batch's rows are claimed one by one as the batch is sent: a row another worker
+        # holds is that worker's, and a row retried later may arrive before it is due.
+        claim_only_due=True,
+        skip_locked=True,
+        before_relay=_expire_stale_emails,
+    )
+)
+
+
 # --- Outbox tasks -------------------------------------------------------------------
 
 
@@ -112,65 +225,29 @@ def record_task(
         else:
             entry, created = OutboxTask.objects.get_or_create(key=key, defaults=fields)
         if created:
-            entry_id = entry.pk
-            on_commit_dispatch(lambda: _send_entry(entry_id, countdown), f"{task_name} #{entry_id}")
+            dispatch_after_commit(TASKS, [entry.pk], countdown)
     return entry
 
 
-def _send_entry(entry_id: int, countdown: float = 0) -> None:
-    from .tasks import run_outbox_task
-
-    run_outbox_task.apply_async(args=[entry_id], countdown=countdown or None)
-    if not current_app.conf.task_always_eager:
-        OutboxTask.objects.filter(pk=entry_id, done_at__isnull=True).update(
-            dispatched_at=timezone.now()
-        )
-
-
 def run_entry(entry_id: int, *, app=None, raise_errors: bool = False) -> str:
-    """Run one outbox task here, at most once at a time: claim it with a lease, run the
-    task's body, mark it done. A failure is logged and the entry is due again after a
-    backoff. Returns what happened ("done", "skipped", "error").
-
-    The claim's lock waits, it never skips: `_send_entry` updates the row just after
-    publishing, often while the worker claims it, and skipping would leave the task to the
-    relay. A second copy waits for the first claim to commit, then sees its lease."""
-    now = timezone.now()
-    with transaction.atomic():
-        entry = (
-            OutboxTask.objects.select_for_update()
-            .filter(pk=entry_id, done_at__isnull=True)
-            .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
-            .first()
-        )
-        if entry is None:
-            return "skipped"
-        entry.attempts += 1
-        entry.leased_until = now + timedelta(seconds=lease_seconds())
-        entry.save(update_fields=["attempts", "leased_until"])
-    app = app or current_app
-    if entry.task not in app.tasks:  # in a web process the apps' tasks load lazily
-        app.loader.import_default_modules()
-    task = app.tasks[entry.task]
+    """Run one outbox task here, at most once at a time: claim it with a lease
+    (`leases.claim`), run the task's body, mark it done. A failure is logged and the entry
+    is due again after the backoff. Returns what happened ("done", "skipped", "error")."""
+    entry = leases.claim(TASKS, entry_id)
+    if entry is None:
+        return "skipped"
+    task = task_named(entry.task, app)
     try:
         task(*entry.args, **entry.kwargs)
     except Exception as exc:
-        delay = min(
-            _setting("NOTIFICATION_RETRY_MAX_SECONDS", 900),
-            _setting("NOTIFICATION_RETRY_BASE_SECONDS", 30) * 2 ** min(entry.attempts - 1, 20),
-        )
-        OutboxTask.objects.filter(pk=entry.pk).update(
-            leased_until=None,
-            due_at=timezone.now() + timedelta(seconds=delay),
-            last_error=f"{type(exc).__name__}: {exc}"[:1000],
-        )
+        delay = leases.retry_later(TASKS, entry, last_error=f"{type(exc).__name__}: {exc}"[:1000])
         logger.exception(
-            "outbox task %s #%s failed; due again in %.0f s", entry.task, entry.pk, delay
+            "outbox task %s #%s failed; due again in %s s", entry.task, entry.pk, delay
         )
         if raise_errors:
             raise
         return "error"
-    OutboxTask.objects.filter(pk=entry.pk).update(done_at=timezone.now(), leased_until=None)
+    leases.finish(TASKS, entry, done_at=timezone.now())
     return "done"
 
 
@@ -178,64 +255,36 @@ def run_entry(entry_id: int, *, app=None, raise_errors: bool = False) -> str:
 
 
 def due_outbox_tasks(now=None):
-    now = now or timezone.now()
-    grace = now - timedelta(seconds=_setting("NOTIFICATION_RELAY_GRACE_SECONDS", 20))
-    return OutboxTask.objects.filter(done_at__isnull=True, due_at__lte=now).filter(
-        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
-        Q(dispatched_at__isnull=True) | Q(dispatched_at__lt=grace),
-    )
+    return leases.due(TASKS, now)
 
 
 def due_emails(now=None):
     """Pending e-mails due at least the grace period ago and not in a live attempt,
     whatever their attempt count."""
-    now = now or timezone.now()
-    grace = now - timedelta(seconds=_setting("NOTIFICATION_RELAY_GRACE_SECONDS", 20))
-    return Notification.objects.filter(email_status=EmailStatus.PENDING).filter(
-        Q(email_next_attempt_at__isnull=True, created_at__lte=grace)
-        | Q(email_next_attempt_at__lte=grace),
-        Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now),
-    )
+    return leases.due(EMAILS, now)
 
 
-def relay() -> dict:
-    """Dispatch every due outbox task and every due e-mail (in batches); delete outbox
-    tasks done more than a day ago. Returns counts. Stops at the first broker failure
+def relay(kinds: Sequence[leases.Kind] | None = None) -> dict:
+    """Dispatch every due row of every registered kind (`leases.kinds()`: outbox tasks,
+    e-mails in batches, webhook deliveries), or of `kinds` only; delete outbox tasks done
+    more than a day ago. Returns counts by kind name. Stops at the first broker failure
     (the next run tries again)."""
-    from .services import EMAIL_BATCH_SIZE
-    from .tasks import send_emails
-
     global _broker_down_until
     _broker_down_until = 0.0  # the relay always tries: it is how we learn the broker is back
-    counts = {"tasks": 0, "emails": 0}
-    for entry_id in due_outbox_tasks().values_list("pk", flat=True)[:1000]:
-        if not dispatch(lambda entry_id=entry_id: _send_entry(entry_id), f"outbox #{entry_id}"):
-            return counts
-        counts["tasks"] += 1
-    _expire_stale_emails()
-    ids = list(due_emails().order_by("pk").values_list("pk", flat=True)[:10_000])
-    for start in range(0, len(ids), EMAIL_BATCH_SIZE):
-        chunk = ids[start : start + EMAIL_BATCH_SIZE]
-        if not dispatch(lambda chunk=chunk: send_emails.delay(chunk), f"{len(chunk)} e-mails"):
-            return counts
-        counts["emails"] += len(chunk)
+    kinds = leases.kinds() if kinds is None else list(kinds)
+    counts = {kind.name: 0 for kind in kinds}
+    for kind in kinds:
+        if kind.before_relay is not None:
+            kind.before_relay()
+        due = leases.due(kind).order_by(*kind.relay_order)
+        ids = list(due.values_list("pk", flat=True)[: kind.relay_limit])
+        for start in range(0, len(ids), kind.batch):
+            chunk = ids[start : start + kind.batch]
+            what = f"{kind.name} {_named(chunk)}"
+            if not dispatch(lambda kind=kind, chunk=chunk: send(kind, chunk), what):
+                return counts
+            counts[kind.name] += len(chunk)
     OutboxTask.objects.filter(done_at__lt=timezone.now() - timedelta(days=1)).delete()
-    if counts["tasks"] or counts["emails"]:
-        logger.info("relay dispatched %(tasks)d outbox tasks and %(emails)d e-mails", counts)
+    if any(counts.values()):
+        logger.info("relay dispatched %s", ", ".join(f"{n} {k}" for k, n in counts.items()))
     return counts
-
-
-def _expire_stale_emails() -> int:
-    """Fail pending rows written longer ago than the retry budget (news that stale is not
-    worth an e-mail; staff see them as failed and may retry)."""
-    now = timezone.now()
-    hours = _setting("NOTIFICATION_RETRY_BUDGET_HOURS", 24)
-    stale = Notification.objects.filter(
-        email_status=EmailStatus.PENDING, created_at__lt=now - timedelta(hours=hours)
-    ).filter(Q(email_lease_until__isnull=True) | Q(email_lease_until__lt=now))
-    count = stale.update(
-        email_status=EmailStatus.FAILED, email_error=f"Not sent within {hours:g} hours."
-    )
-    if count:
-        logger.error("%d e-mail(s) not sent within %g hours: marked failed", count, hours)
-    return count

@@ -34,7 +34,7 @@ from .models import (
 logger = logging.getLogger(__name__)
 
 #: Most notification ids one `send_emails` task carries.
-EMAIL_BATCH_SIZE = 200
+EMAIL_BATCH_SIZE = outbox.EMAIL_BATCH_SIZE
 
 _KEY_MAX = Notification._meta.get_field("key").max_length
 _SUBJECT_MAX = Notification._meta.get_field("subject").max_length
@@ -148,28 +148,15 @@ def _email_wanted_by_recipient(kind: str, recipient_ids: set[int]) -> dict[int, 
 
 
 def queue_emails(notification_ids: Sequence[int]) -> int:
-    """Queue `send_emails` after commit, in tasks of `EMAIL_BATCH_SIZE` ids. Returns the
-    number of tasks.
+    """Queue `notifications.send_emails` after commit, in tasks of `EMAIL_BATCH_SIZE` ids
+    (`outbox.dispatch_after_commit`, by task name). Returns the number of tasks.
 
     The rows are the record of the work: a failure to publish (broker down or hung) is
     logged, not raised to a caller whose data is already committed, and the relay
     (`notifications.outbox.relay`) dispatches the rows later. Eager tasks (quick start,
     tests) run right here and their errors are raised.
     """
-    from .tasks import send_emails
-
-    ids = sorted(notification_ids)
-    chunks = [ids[i : i + EMAIL_BATCH_SIZE] for i in range(0, len(ids), EMAIL_BATCH_SIZE)]
-    for chunk in chunks:
-        outbox.on_commit_dispatch(_sender(send_emails, chunk), f"{len(chunk)} e-mails")
-    return len(chunks)
-
-
-def _sender(task, notification_ids: list[int]):
-    def send_emails_after_commit():
-        task.delay(notification_ids)
-
-    return send_emails_after_commit
+    return outbox.dispatch_after_commit(outbox.EMAILS, sorted(notification_ids))
 
 
 def requeue_stalled_emails() -> int:

@@ -1,4 +1,8 @@
-"""Celery tasks of the notifications app: thin wrappers that load by id and call one service."""
+"""Celery tasks of the notifications app: thin wrappers that load by id and call one service.
+
+Nothing imports this module: the services dispatch these tasks by name through
+`notifications.outbox` (`send`, `dispatch_after_commit`, `record_task`).
+"""
 
 from celery import shared_task
 from django.core.management import call_command
@@ -10,8 +14,15 @@ class EmailDeliveryError(Exception):
     """A transient mail server failure; the task retries the rows it could not send."""
 
 
+# `max_retries=None` here means "no limit" (in `retry()` it means "the task's limit", which
+# Celery's default makes 3): the rows carry the retry budget
+# (`NOTIFICATION_RETRY_BUDGET_HOURS`), after which they are failed and not retried.
 @shared_task(
-    bind=True, name="notifications.send_emails", acks_late=True, reject_on_worker_lost=True
+    bind=True,
+    name="notifications.send_emails",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,
 )
 def send_emails(self, notification_ids: list[int]) -> dict:
     """Send the pending, due e-mails among `notification_ids`, each at most once.
@@ -28,7 +39,6 @@ def send_emails(self, notification_ids: list[int]) -> dict:
             args=[report.retry],
             kwargs={},
             countdown=report.retry_in,
-            max_retries=None,
             exc=EmailDeliveryError(report.error),
             throw=not self.request.is_eager,
         )
@@ -45,7 +55,8 @@ def run_outbox_task(self, entry_id: int) -> str:
 
 @shared_task(name="notifications.relay")
 def relay() -> dict:
-    """Dispatch the due outbox tasks and e-mails: the beat job every minute."""
+    """Dispatch the due work of every kind (outbox tasks, e-mails, webhook deliveries): the
+    one beat job, every minute."""
     return outbox.relay()
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
-from league import tokens
+from league.services import tokens
 from matches import services
 from tests.factories import (
     EventFactory,

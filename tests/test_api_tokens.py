@@ -9,7 +9,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league.models import ApiToken
-from league.tokens import hash_key
+from league.services.tokens import hash_key
 from matches import services
 from matches.models import ResultReport
 from notifications.models import Notification
@@ -68,7 +68,7 @@ def test_basic_auth_is_not_accepted_and_the_schema_documents_tokens(posted):
 
 
 def test_a_write_retried_with_its_idempotency_key_answers_as_the_first_did(posted):
-    from league.tokens import create_api_token
+    from league.services.tokens import create_api_token
 
     _, key = create_api_token(user=user_of(posted.player_a), name="app")
     api = token_client(key)

@@ -28,6 +28,7 @@ PACKAGES = (
 CODES = {
     "webhook-endpoint-paused", "webhook-events-invalid", "webhook-target-refused",
     "webhook-url-invalid",
+    "webhook-delivery-sending",
     "already-registered", "archetype-rule-invalid", "archetype-too-long", "table-invalid",
     "bad-attendance", "bad-attendance-table", "bad-input", "bad-json",
     "bad-player-id", "bad-result", "bad-ruleset", "bad-top-cut", "bad-unsubscribe-link",

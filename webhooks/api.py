@@ -20,9 +20,16 @@ class WebhookEndpointSerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookEndpoint
         fields = [
-            "id", "league", "url", "description", "events", "created_at",
-            "consecutive_failures", "paused_at", "paused_reason",
-        ]  # fmt: skip
+            "id",
+            "league",
+            "url",
+            "description",
+            "events",
+            "created_at",
+            "consecutive_failures",
+            "paused_at",
+            "paused_reason",
+        ]
         read_only_fields = fields
 
 
@@ -30,10 +37,20 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookDelivery
         fields = [
-            "id", "endpoint", "delivery_id", "event", "created_at", "status", "attempts",
-            "next_attempt_at", "last_attempt_at", "last_status_code", "last_response",
-            "last_error", "delivered_at",
-        ]  # fmt: skip
+            "id",
+            "endpoint",
+            "delivery_id",
+            "event",
+            "created_at",
+            "status",
+            "attempts",
+            "next_attempt_at",
+            "last_attempt_at",
+            "last_status_code",
+            "last_response",
+            "last_error",
+            "delivered_at",
+        ]
         read_only_fields = fields
 
 

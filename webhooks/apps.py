@@ -6,6 +6,8 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Outgoing webhooks"
 
     def ready(self) -> None:
-        from . import hooks
+        # `sending` registers the deliveries' kind of leased work with the one relay;
+        # `checks` the deploy check on private targets.
+        from . import checks, hooks, sending  # noqa: F401
 
         hooks.connect()

@@ -2,46 +2,36 @@
 
 `emit` is called by the services whose change an event reports (`matches` directly, the
 league's "registration opened" through `league.signals`), inside their transaction: it
-writes one `WebhookDelivery` per endpoint that wants the event and dispatches
-`webhooks.deliver` for each after commit (`notifications.outbox.dispatch`: a broker that is
-down costs a log line; `relay` dispatches later). `deliver` sends one delivery, at most
-one attempt at a time (a lease), and says when to try again; the task retries with
-exponential backoff. Every attempt carries the same `Webhook-Id`, so delivery is at least
-once and receivers drop copies.
+writes one `WebhookDelivery` per endpoint that wants the event (locking no endpoint) and
+dispatches `webhooks.deliver` for each after commit, by name, through the outbox
+(`notifications.outbox.dispatch_after_commit`: a broker that is down costs a log line; the
+one relay, `notifications.relay`, dispatches later). Deliveries are leased work of the
+kind `sending.DELIVERIES`; `deliver` (in `sending`) makes one attempt at a time and says
+when to try again; the task retries with exponential backoff. Every attempt carries the
+same `Webhook-Id`, so delivery is at least once and receivers drop copies.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-from dataclasses import dataclass
-from datetime import timedelta
 
-import requests
-from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 
 from league import permissions
 from league.models import League
-from notifications import outbox
+from notifications import leases, outbox
 from notifications.delivery import absolute_url
-from notifications.models import NotificationKind
-from notifications.services import NotificationItem, notify
 from rules.errors import DomainError
 
 from . import events as webhook_events
-from . import signing, targets
+from . import targets
 from .models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
+from .sending import DELIVERIES, Attempt, backoff_seconds, body_for, deliver
+
+__all__ = ["Attempt", "backoff_seconds", "body_for", "deliver"]  # re-exported: callers, tests
 
 logger = logging.getLogger(__name__)
-
-RESPONSE_KEPT_CHARS = 500
-
-
-def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
 
 
 # --- Endpoints ----------------------------------------------------------------------
@@ -119,19 +109,21 @@ def rotate_secret(*, endpoint: WebhookEndpoint, by_user) -> WebhookEndpoint:
 
 @transaction.atomic
 def resume_endpoint(*, endpoint: WebhookEndpoint, by_user) -> int:
-    """Unpause an endpoint and dispatch its pending deliveries after commit. Returns how
-    many were waiting."""
+    """Unpause an endpoint and dispatch its pending deliveries after commit (a delivery in
+    a live attempt keeps its lease: its copy is skipped). Returns how many were waiting."""
     _check_staff(by_user, endpoint.league)
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
         paused_at=None, paused_reason="", consecutive_failures=0
     )
     endpoint.refresh_from_db()
     waiting = list(
-        endpoint.deliveries.filter(status=DeliveryStatus.PENDING).values_list("pk", flat=True)
+        endpoint.deliveries.filter(status=DeliveryStatus.PENDING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
-    endpoint.deliveries.filter(pk__in=waiting).update(next_attempt_at=None, leased_until=None)
+    endpoint.deliveries.filter(pk__in=waiting).update(next_attempt_at=None)
     for pk in waiting:
-        _dispatch_on_commit(pk)
+        outbox.dispatch_after_commit(DELIVERIES, [pk])
     return len(waiting)
 
 
@@ -173,31 +165,16 @@ def emit(
         )
         for row, endpoint in zip(rows, endpoints, strict=True):
             if not endpoint.is_paused:
-                _dispatch_on_commit(row.pk)
+                outbox.dispatch_after_commit(DELIVERIES, [row.pk])
     return rows
-
-
-def _dispatch_on_commit(delivery_id: int, countdown: float = 0) -> None:
-    outbox.on_commit_dispatch(
-        lambda: _send_task(delivery_id, countdown), f"webhook delivery #{delivery_id}"
-    )
-
-
-def _send_task(delivery_id: int, countdown: float = 0) -> None:
-    from celery import current_app
-
-    from .tasks import deliver
-
-    deliver.apply_async(args=[delivery_id], countdown=countdown or None)
-    if not current_app.conf.task_always_eager:
-        WebhookDelivery.objects.filter(pk=delivery_id).update(dispatched_at=timezone.now())
 
 
 @transaction.atomic
 def send_again(*, delivery: WebhookDelivery, by_user) -> WebhookDelivery:
     """ "Send again": the delivery is pending once more, with a fresh attempt budget and the
     same delivery id (a receiver that already handled it may drop it), dispatched after
-    commit. Raises `not-allowed`, `webhook-endpoint-paused`."""
+    commit. Raises `not-allowed`, `webhook-endpoint-paused`, and `webhook-delivery-sending`
+    while an attempt is under way (one attempt at a time: it is not interrupted)."""
     endpoint = delivery.endpoint
     _check_staff(by_user, endpoint.league)
     if endpoint.is_paused:
@@ -206,207 +183,22 @@ def send_again(*, delivery: WebhookDelivery, by_user) -> WebhookDelivery:
             "This URL is paused after repeated failures: resume it first.",
             status=409,
         )
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.PENDING, attempts=0, next_attempt_at=None, leased_until=None
+    # The lease is checked in the UPDATE itself: an attempt claimed a moment ago is seen.
+    now = timezone.now()
+    changed = (
+        WebhookDelivery.objects.filter(pk=delivery.pk)
+        .exclude(leased_until__gt=now)
+        .update(status=DeliveryStatus.PENDING, attempts=0, next_attempt_at=None, leased_until=None)
     )
-    _dispatch_on_commit(delivery.pk)
+    if not changed:
+        raise DomainError(
+            "webhook-delivery-sending",
+            "This delivery is being sent right now; look again in a minute.",
+            status=409,
+        )
+    outbox.dispatch_after_commit(DELIVERIES, [delivery.pk])
     delivery.refresh_from_db()
     return delivery
-
-
-# --- Sending ------------------------------------------------------------------------
-
-
-def body_for(delivery: WebhookDelivery) -> bytes:
-    """The bytes POSTed: our JSON, or for a Discord webhook URL a message Discord takes
-    (`content` and one embed). The same bytes on every attempt."""
-    endpoint, payload = delivery.endpoint, delivery.payload
-    if targets.is_discord(endpoint.url):
-        embed = {
-            "title": webhook_events.LABELS.get(delivery.event, delivery.event)[:256],
-            "description": payload.get("summary", "")[:4000],
-            "footer": {"text": f"{delivery.event} · {delivery.delivery_id}"},
-            "timestamp": delivery.created_at.isoformat(),
-        }
-        if payload.get("url"):
-            embed["url"] = payload["url"]
-        document = {
-            "content": payload.get("summary", "")[:2000],
-            "embeds": [embed],
-            "allowed_mentions": {"parse": []},
-        }
-    else:
-        document = {
-            "id": str(delivery.delivery_id),
-            "event": delivery.event,
-            "created_at": delivery.created_at.isoformat(),
-            "league": {"id": endpoint.league_id, "slug": endpoint.league.slug},
-            "summary": payload.get("summary", ""),
-            "url": payload.get("url", ""),
-            "data": payload.get("data", {}),
-        }
-    return json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
-
-
-@dataclass
-class Attempt:
-    outcome: str  # "delivered", "retry", "failed", "skipped", "paused"
-    retry_in: float = 0
-
-
-def backoff_seconds(attempts: int) -> float:
-    """Exponential: base × 2^(attempts−1), capped."""
-    return min(
-        _setting("WEBHOOK_RETRY_MAX_SECONDS", 3600),
-        _setting("WEBHOOK_RETRY_BASE_SECONDS", 30) * 2 ** min(max(attempts - 1, 0), 20),
-    )
-
-
-def _claim(delivery_pk: int) -> WebhookDelivery | None:
-    """Record an attempt (attempts + 1, a lease) and commit, if the delivery is pending,
-    due and not leased by a live attempt; None otherwise.
-
-    The lock waits, it never skips: the row is locked for a moment by work that is no
-    attempt (`_send_task` marking it dispatched just after publishing, so the worker often
-    arrives during that update), and skipping would drop the delivery until the relay.
-    Only the delivery's row is locked (`of`), never its endpoint or league, which other
-    deliveries and pages lock. A second copy of the task waits for the first claim to
-    commit, then sees its lease."""
-    now = timezone.now()
-    with transaction.atomic():
-        delivery = (
-            WebhookDelivery.objects.select_for_update(of=("self",))
-            .select_related("endpoint__league")
-            .filter(pk=delivery_pk, status=DeliveryStatus.PENDING)
-            .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
-            .first()
-        )
-        if delivery is None or delivery.endpoint.is_paused:
-            return None
-        delivery.attempts += 1
-        delivery.last_attempt_at = now
-        delivery.leased_until = now + timedelta(seconds=_setting("WEBHOOK_LEASE_SECONDS", 60))
-        delivery.save(update_fields=["attempts", "last_attempt_at", "leased_until"])
-    return delivery
-
-
-def _post(delivery: WebhookDelivery) -> tuple[int | None, str, str]:
-    """One POST: (status code or None, the start of the answer, an error or '')."""
-    endpoint = delivery.endpoint
-    try:
-        targets.check_url(endpoint.url)
-    except DomainError as exc:
-        return None, "", f"{exc.code}: {exc.message}"
-    body = body_for(delivery)
-    headers = signing.headers(
-        secret=endpoint.secret,
-        delivery_id=str(delivery.delivery_id),
-        event=delivery.event,
-        body=body,
-    )
-    timeout = (
-        _setting("WEBHOOK_CONNECT_TIMEOUT_SECONDS", 3),
-        _setting("WEBHOOK_READ_TIMEOUT_SECONDS", 10),
-    )
-    try:
-        with requests.post(
-            endpoint.url,
-            data=body,
-            headers=headers,
-            timeout=timeout,
-            allow_redirects=False,
-            stream=True,
-        ) as response:
-            text = response.raw.read(RESPONSE_KEPT_CHARS * 4, decode_content=True)
-            text = text.decode(response.encoding or "utf-8", "replace")[:RESPONSE_KEPT_CHARS]
-            error = "" if 200 <= response.status_code < 300 else f"HTTP {response.status_code}"
-            if 300 <= response.status_code < 400:
-                error += " (redirects are not followed)"
-            return response.status_code, text, error
-    except requests.RequestException as exc:
-        return None, "", f"{type(exc).__name__}: {exc}"[:1000]
-
-
-def deliver(delivery_pk: int) -> Attempt:
-    """Send one pending delivery once: claim it with a lease (recording the attempt before
-    sending), POST it, record the answer. A 2xx delivers it and resets the endpoint's
-    failure count; anything else counts a failure, pauses the endpoint after
-    `WEBHOOK_PAUSE_AFTER_FAILURES` in a row (telling the organisers), and makes the delivery
-    due again after `backoff_seconds`, or `failed` after `WEBHOOK_MAX_ATTEMPTS`."""
-    delivery = _claim(delivery_pk)
-    if delivery is None:
-        return Attempt("skipped")
-    code, text, error = _post(delivery)
-    now = timezone.now()
-    fields = {"last_status_code": code, "last_response": text, "last_error": error}
-    if not error:
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            status=DeliveryStatus.DELIVERED, delivered_at=now, leased_until=None, **fields
-        )
-        WebhookEndpoint.objects.filter(pk=delivery.endpoint_id).update(consecutive_failures=0)
-        return Attempt("delivered")
-    logger.warning(
-        "webhook delivery %s to %s failed (attempt %d): %s",
-        delivery.delivery_id,
-        delivery.endpoint.url,
-        delivery.attempts,
-        error,
-    )
-    with transaction.atomic():
-        WebhookEndpoint.objects.filter(pk=delivery.endpoint_id).update(
-            consecutive_failures=F("consecutive_failures") + 1
-        )
-        paused = _pause_if_failing(delivery.endpoint_id, error)
-        if delivery.attempts >= _setting("WEBHOOK_MAX_ATTEMPTS", 8):
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(
-                status=DeliveryStatus.FAILED, leased_until=None, **fields
-            )
-            return Attempt("failed")
-        retry_in = backoff_seconds(delivery.attempts)
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            leased_until=None, next_attempt_at=now + timedelta(seconds=retry_in), **fields
-        )
-    return Attempt("paused" if paused else "retry", retry_in)
-
-
-def _pause_if_failing(endpoint_pk: int, error: str) -> bool:
-    endpoint = (
-        WebhookEndpoint.objects.select_for_update().select_related("league").get(pk=endpoint_pk)
-    )
-    limit = int(_setting("WEBHOOK_PAUSE_AFTER_FAILURES", 10))
-    if endpoint.is_paused:
-        return True
-    if endpoint.consecutive_failures < limit:
-        return False
-    endpoint.paused_at = timezone.now()
-    endpoint.paused_reason = f"{limit} failed attempts in a row; the last: {error}"[:300]
-    endpoint.save(update_fields=["paused_at", "paused_reason"])
-    _tell_organisers(endpoint)
-    return True
-
-
-def _tell_organisers(endpoint: WebhookEndpoint) -> None:
-    from django.urls import reverse
-
-    league = endpoint.league
-    link = reverse("webhook-endpoint", args=[league.slug, endpoint.pk])
-    stamp = int(endpoint.paused_at.timestamp())
-    notify(
-        kind=NotificationKind.WEBHOOK_PAUSED,
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"webhook-paused:{endpoint.pk}:{stamp}:user:{user_id}",
-                subject=f"Webhook paused: {endpoint}",
-                body=(
-                    f"{league.name}: the webhook to {endpoint.url} kept failing and is paused "
-                    f"({endpoint.paused_reason}). Its deliveries wait until you resume it."
-                ),
-                url=link,
-            )
-            for user_id in league.organisers.values_list("pk", flat=True)
-        ],
-    )
 
 
 # --- The relay ----------------------------------------------------------------------
@@ -414,26 +206,11 @@ def _tell_organisers(endpoint: WebhookEndpoint) -> None:
 
 def due_deliveries(now=None):
     """Pending deliveries of unpaused endpoints that are due, not in a live attempt, and
-    not dispatched within the grace period."""
-    now = now or timezone.now()
-    grace = now - timedelta(seconds=_setting("NOTIFICATION_RELAY_GRACE_SECONDS", 20))
-    return WebhookDelivery.objects.filter(
-        status=DeliveryStatus.PENDING, endpoint__paused_at__isnull=True
-    ).filter(
-        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
-        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
-        Q(dispatched_at__isnull=True) | Q(dispatched_at__lt=grace),
-    )
+    not dispatched within the grace period (`leases.due`)."""
+    return leases.due(DELIVERIES, now)
 
 
 def relay() -> int:
-    """Dispatch every due delivery (whose dispatch failed, whose message was lost, or whose
-    worker died): the beat job. Stops at the first broker failure. Returns the count."""
-    count = 0
-    for pk in due_deliveries().order_by("pk").values_list("pk", flat=True)[:1000]:
-        if not outbox.dispatch(lambda pk=pk: _send_task(pk), f"webhook delivery #{pk}"):
-            break
-        count += 1
-    if count:
-        logger.info("webhook relay dispatched %d deliveries", count)
-    return count
+    """Dispatch the due deliveries now, through the one relay (`notifications.outbox.relay`,
+    the beat job, dispatches them with the other kinds of work). Returns the count."""
+    return outbox.relay(kinds=[DELIVERIES])[DELIVERIES.name]

@@ -1,24 +1,36 @@
-"""Celery tasks of the webhooks app: thin wrappers that load by id and call one service."""
+"""Celery tasks of the webhooks app: thin wrappers that load by id and call one service.
+
+Nothing imports this module: `webhooks.services` dispatches `webhooks.deliver` by name
+through `notifications.outbox`, and the one relay (`notifications.relay`) finds the rows
+whose message was lost.
+"""
 
 from celery import shared_task
 
-from . import services
+from . import sending, services
 
 
 class WebhookDeliveryError(Exception):
     """The receiver did not take the delivery; the task tries again later."""
 
 
-@shared_task(bind=True, name="webhooks.deliver", acks_late=True, reject_on_worker_lost=True)
+# `max_retries=None`: no limit from Celery (whose default is 3); the delivery's own
+# `WEBHOOK_MAX_ATTEMPTS` decides when it is `failed`.
+@shared_task(
+    bind=True,
+    name="webhooks.deliver",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,
+)
 def deliver(self, delivery_id: int) -> str:
-    """Send one delivery (`services.deliver`), idempotent: a delivered, failed or leased
+    """Send one delivery (`sending.deliver`), idempotent: a delivered, failed or leased
     one is skipped. After a failure the task retries itself when the delivery is due
     again (exponential backoff); if that message is lost the relay finds the row."""
-    attempt = services.deliver(delivery_id)
+    attempt = sending.deliver(delivery_id)
     if attempt.outcome == "retry":
         return self.retry(
             countdown=attempt.retry_in,
-            max_retries=None,
             exc=WebhookDeliveryError(f"delivery #{delivery_id} failed"),
             throw=not self.request.is_eager,
         )
@@ -27,5 +39,6 @@ def deliver(self, delivery_id: int) -> str:
 
 @shared_task(name="webhooks.relay")
 def relay() -> int:
-    """Dispatch the due webhook deliveries: the beat job every minute."""
+    """The webhook part of the relay, under its old name (beat entries of older
+    deployments; `notifications.relay` dispatches due deliveries with everything else)."""
     return services.relay()

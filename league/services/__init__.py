@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .decklists import deck_lock, deck_lock_message, deck_locked, publish_decklists, submit_deck
 from .events import EVENT_FIELDS, create_event, update_event
+from .passwords import request_password_reset, send_password_reset
 from .points import recompute_season_points, record_placements
 from .profiles import save_profile
 from .registrations import check_in, division_of, drop, register, rounds_started
@@ -29,10 +30,12 @@ __all__ = [
     "recompute_season_points",
     "record_placements",
     "register",
+    "request_password_reset",
     "rounds_started",
     "save_profile",
     "send_deck_deadline_reminders",
     "send_event_starting_notices",
+    "send_password_reset",
     "submit_deck",
     "update_event",
 ]

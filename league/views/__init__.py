@@ -12,7 +12,7 @@ into the page's message. The event page, the dashboard, pairings, standings, mat
 the player's history need rounds, so they live in `matches.views`.
 """
 
-from .accounts import profile, profile_tokens, signup
+from .accounts import password_reset, profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
@@ -28,6 +28,7 @@ __all__ = [
     "home",
     "league_detail",
     "league_staff",
+    "password_reset",
     "profile",
     "profile_tokens",
     "registration_check_in",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,10 +16,15 @@ from django.views.decorators.http import require_POST
 from rules.divisions import division_for
 from rules.errors import DomainError
 
-from .. import notify, services, tokens
-from ..forms import ProfileForm, SignupForm
+from .. import notify, services
+from ..forms import PasswordResetByWorkerForm, ProfileForm, SignupForm
 from ..models import Division, Season
+from ..services import tokens
 from ..view_helpers import safe_next, show_error
+
+#: "Forgot your password?": Django's page, with the e-mail sent by the worker after the
+#: response (`services.request_password_reset`), so known and unknown addresses answer alike.
+password_reset = PasswordResetView.as_view(form_class=PasswordResetByWorkerForm)
 
 
 def _with_next(name: str, next_url: str) -> str:

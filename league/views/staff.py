@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from rules.errors import DomainError
 
-from .. import permissions, staff
+from .. import permissions
 from ..models import Event, League
+from ..services import staff
 from ..view_helpers import show_error
 
 

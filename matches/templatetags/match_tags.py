@@ -11,7 +11,9 @@ pending / failed) with a retry button.
 from django import template
 from django.urls import reverse
 
+from matches.notify import round_mail_key_prefixes
 from matches.views.players import my_match_card
+from notifications.services import mail_status
 
 register = template.Library()
 
@@ -25,11 +27,9 @@ def my_match(context, event):
 
 @register.inclusion_tag("notifications/_mail_status.html")
 def round_mail_status(round_):
-    from matches.views.mail import round_mail_status as status_of
-
     if round_ is None:
         return {"status": None}
     return {
-        "status": status_of(round_),
+        "status": mail_status(key_prefixes=round_mail_key_prefixes(round_)),
         "retry_url": reverse("round-mail-retry", args=[round_.event_id, round_.number]),
     }

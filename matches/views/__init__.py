@@ -5,6 +5,7 @@
   table or by name) and the projector;
 - `results`: the match page and its report and result forms, the staff's results grid;
 - `exports`: standings CSV, event JSON, printable decklists;
+- `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
 - `players`: the player's own events and history (and the "your match" card);
 - `me`: the viewer's own part of the public round pages (`me.json`).
 
@@ -18,6 +19,7 @@ staff-only: everyone else gets a 404, as in the API.
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .me import event_me
+from .paper import round_paper, standings_paper
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector
@@ -40,6 +42,8 @@ __all__ = [
     "pair_next_round",
     "round_action",
     "round_pairings",
+    "round_paper",
     "round_projector",
     "round_results",
+    "standings_paper",
 ]

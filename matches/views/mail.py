@@ -1,4 +1,4 @@
-"""The organiser's mail status of a round (sent / pending / failed) and its retry button."""
+"""The retry button of a round's e-mails (their status is drawn by `{% round_mail_status %}`)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,7 @@ from league.view_helpers import get_event, require
 from notifications import services as notification_services
 
 from ..models import Round
-
-
-def round_mail_prefixes(round_: Round) -> list[str]:
-    """Keys of a round's e-mails to players (`matches/notify.py`): pairings and standings."""
-    return [
-        f"pairings:round:{round_.pk}:",
-        f"standings:event:{round_.event_id}:round:{round_.number}:",
-    ]
-
-
-def round_mail_status(round_: Round) -> notification_services.MailStatus:
-    return notification_services.mail_status(key_prefixes=round_mail_prefixes(round_))
+from ..notify import round_mail_key_prefixes
 
 
 @login_required
@@ -32,6 +21,6 @@ def round_mail_retry(request, event_id: int, number: int):
     event = get_event(event_id)
     require(request, event, "pair-rounds")
     round_ = get_object_or_404(Round, event=event, number=number)
-    count = notification_services.retry_emails(key_prefixes=round_mail_prefixes(round_))
+    count = notification_services.retry_emails(key_prefixes=round_mail_key_prefixes(round_))
     messages.success(request, f"Round {number}: {count} e-mail(s) queued again.")
     return redirect("event-dashboard", event.pk)

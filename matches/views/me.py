@@ -9,7 +9,7 @@ personal comes from here, fetched by `matches/static/matches/me.js`:
 - `user`: null for an anonymous viewer, else the name, the unread count (the inbox badge),
   the links of the signed-in menu and a CSRF token for its "Log out" form;
 - `staff`: whether the viewer sees what staff see, and `links` (dashboard, results grid,
-  the live staff view of the page: `?live=1`);
+  the round's paper, the live staff view of the page: `?live=1`);
 - `registration`, `match`: the viewer's entry and, with `?round=N`, their match of that
   round ("your table": table, division, opponent, a link to the match).
 
@@ -53,12 +53,18 @@ def _event_part(request, event, number: int | None) -> dict:
         if round_ is not None and not (round_.is_public or staff):
             round_ = None
     if staff and round_ is not None:
-        links.append(
+        n = round_.number
+        links += [
+            {"label": "Results grid", "url": reverse("round-results", args=[event.pk, n])},
             {
-                "label": "Results grid",
-                "url": reverse("round-results", args=[event.pk, round_.number]),
-            }
-        )
+                "label": "Print pairings (PDF)",
+                "url": reverse("round-paper", args=[event.pk, n, "by-table"]),
+            },
+            {
+                "label": "Match slips (PDF)",
+                "url": reverse("round-paper", args=[event.pk, n, "slips"]),
+            },
+        ]
     if staff:
         links.append({"label": "Staff view", "url": "?live=1"})
     registration = (

@@ -13,9 +13,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from league import permissions, staff
+from league import permissions
 from league import services as league_services
 from league.models import Event, Registration, StaffRole
+from league.services import staff
 from matches.models import Match, Round
 from rules.errors import DomainError
 from tests.factories import (

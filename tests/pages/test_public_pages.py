@@ -118,7 +118,13 @@ def test_me_json_for_a_player_a_staff_member_and_an_anonymous_viewer(
     client.force_login(organiser)
     staff = client.get(url).json()
     assert staff["staff"] is True and staff["registration"] is None and staff["match"] is None
-    assert [link["label"] for link in staff["links"]] == ["Dashboard", "Results grid", "Staff view"]
+    assert [link["label"] for link in staff["links"]] == [
+        "Dashboard",
+        "Results grid",
+        "Print pairings (PDF)",
+        "Match slips (PDF)",
+        "Staff view",
+    ]
     assert staff["links"][1]["url"] == reverse("round-results", args=[event.pk, 1])
 
 

@@ -83,3 +83,88 @@ class Receiver:
         self.release()
         self.server.shutdown()
         self.server.server_close()
+
+
+class RawReceiver:
+    """A bare TCP receiver on a free port of 127.0.0.1, for answers no HTTP server would
+    give: `answer(sock)` is called in a thread for each connection, after the request has
+    been read. `trickle(...)` and `cut_off(...)` make the usual ones. Counts connections."""
+
+    def __init__(self, answer):
+        import socket
+
+        self.answer = answer
+        self.connections = 0
+        self.stopped = threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/hook"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn):
+        try:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            lines = head.split(b"\r\n")
+            sizes = [
+                int(x.split(b":")[1]) for x in lines if x.lower().startswith(b"content-length:")
+            ]
+            length = sizes[0] if sizes else 0
+            while len(body) < length:
+                body += conn.recv(65536)
+            self.answer(conn, self)
+        except OSError:
+            pass  # the sender hung up
+        finally:
+            conn.close()
+
+    def __enter__(self) -> RawReceiver:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopped.set()
+        self.sock.close()
+
+
+def trickle(every: float, *, until: threading.Event | None = None):
+    """An answer that sends `HTTP/1.1 200 OK` and then header lines, one byte every `every`
+    seconds, for as long as the sender listens (hours); once `until` is set, the next
+    connection gets a whole 200 at once."""
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+    slow = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: a\r\n" * 10_000
+
+    def send(conn, receiver):
+        if until is not None and until.is_set():
+            conn.sendall(answer)
+            return
+        for i in range(len(slow)):
+            conn.sendall(slow[i : i + 1])
+            if receiver.stopped.wait(every):
+                return
+
+    return send
+
+
+def cut_off(text: bytes):
+    """An answer of exactly `text`, then the connection closed."""
+
+    def send(conn, receiver):
+        conn.sendall(text)
+
+    return send

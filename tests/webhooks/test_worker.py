@@ -6,6 +6,8 @@ receiver holds its request, whose delivery a new worker sends with the same id."
 import json
 import os
 import signal
+import threading
+import time
 import uuid
 
 import pytest
@@ -17,7 +19,7 @@ from tests.notifications.faults import wait_for
 from webhooks import events, services
 from webhooks.models import DeliveryStatus, WebhookDelivery
 
-from .receiver import Receiver
+from .receiver import RawReceiver, Receiver, trickle
 
 pytestmark = pytest.mark.worker
 
@@ -38,12 +40,12 @@ class Workers:
         self.queue = f"test-webhooks-{uuid.uuid4().hex[:8]}"
         self.procs = []
 
-    def start(self):
+    def start(self, **env):
         proc = start_worker(
             database_name=connection.settings_dict["NAME"],
             queue=self.queue,
             broker_url=app.conf.broker_url,
-            extra_env=WORKER_ENV,
+            extra_env={**WORKER_ENV, **env},
         )
         self.procs.append(proc)
         return proc
@@ -126,3 +128,40 @@ def test_a_worker_killed_mid_delivery_still_delivers_with_the_same_id(workers, l
     assert json.loads(copy.body)["id"] == str(delivery.delivery_id)
     delivery.refresh_from_db()
     assert delivery.attempts == 2
+
+
+def test_a_trickling_receiver_does_not_stall_the_worker(workers, league):
+    """Issue 27: a receiver sending one byte a second held the workers for hours (per-read
+    timeouts). With a 2 s deadline the one worker (solo pool) is free after it: the other
+    URL's delivery of the same event arrives, the slow one fails at the deadline, is tried
+    again later, and is delivered once the receiver answers."""
+    workers.start(WEBHOOK_DEADLINE_SECONDS="2", WEBHOOK_RETRY_BASE_SECONDS="1")
+    answers = threading.Event()
+    with RawReceiver(trickle(1.0, until=answers)) as slow, Receiver() as quick:
+        owner = league.organisers.first()
+        stalled = services.create_endpoint(
+            league=league, by_user=owner, url=slow.url, events=[events.ROUND_PUBLISHED]
+        )
+        services.create_endpoint(
+            league=league, by_user=owner, url=quick.url, events=[events.ROUND_PUBLISHED]
+        )
+        start = time.monotonic()
+        with transaction.atomic():  # the slow URL's delivery first: it reaches the worker first
+            services.emit(league=league, event=events.ROUND_PUBLISHED, summary="Round 1", data={})
+        wait_for(lambda: len(quick.requests) == 1, 30)
+        print(
+            f"\n[trickling receiver] the other URL got its delivery after {time.monotonic() - start:.1f} s"
+        )
+        slow_delivery = WebhookDelivery.objects.get(endpoint=stalled)
+        wait_for(lambda: WebhookDelivery.objects.get(pk=slow_delivery.pk).attempts >= 2, 30)
+        slow_delivery.refresh_from_db()
+        assert slow_delivery.status == DeliveryStatus.PENDING
+        assert slow_delivery.last_error == "No complete answer within 2 s."
+        answers.set()
+        wait_for(
+            lambda: (
+                WebhookDelivery.objects.get(pk=slow_delivery.pk).status == DeliveryStatus.DELIVERED
+            ),
+            60,
+        )
+    assert WebhookDelivery.objects.filter(status=DeliveryStatus.DELIVERED).count() == 2

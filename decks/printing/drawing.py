@@ -1,68 +1,22 @@
-"""Printable deck registration sheets: `decklists_pdf(sheets, event_name=...) -> bytes`, one
-A4 page per player (a list too long for one page goes on over a second), in the layout of
-the Play! Pokémon deck registration sheet: the player's name, player ID and date of birth,
-the event and its date, the age division's check boxes, then the Pokémon, Trainer and
-Energy tables (quantity, name, set, collector number), each with its count, and the totals.
-The site's check of the list (legal or not, its findings) sits above the tables for the
-staff who check decks. Drawn by hand with fpdf2 because the official sheet is a fixed form,
-not a flowing document.
-
-The builder takes plain data (`DeckSheet`, `SheetLine`) and knows nothing about events or
-registrations: the caller gathers the sheets. `sheet_lines(text, index)` turns a submitted
-list into lines grouped by the card data's supertype (Pokémon, Trainer, Energy); a line
-whose card is not in the data keeps the section it was written under, or goes under
-`UNKNOWN_SECTION`.
-
-Fonts: card names need more than Latin-1 ("é", "♀", "★", "◇", "δ"). The first TrueType font
-of `FONT_CANDIDATES` found on disk is embedded (Debian's `fonts-dejavu-core` provides
-DejaVu Sans). Without one the sheets fall back to the PDF core font Helvetica and spell
-the marks out (`Nidoran ♀` becomes `Nidoran F`, `Rayquaza ★` becomes `Rayquaza Star`).
-
-Each page starts a PDF outline entry named after its player, so a viewer's sidebar lists
-the players (and their names can be found in the file without decompressing it).
-"""
+"""The deck registration sheet drawn with fpdf2, by hand: the official sheet is a fixed
+form, not a flowing document. `decklists_pdf(sheets, event_name=...) -> bytes`, one A4 page
+per player (a list too long for one page goes on over a second); each page starts a PDF
+outline entry named after its player."""
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
+from collections.abc import Iterable
 
-from rules.cards import CardIndex
-
-from .parser import parse_decklist
-
-__all__ = [
-    "FONT_CANDIDATES",
-    "SECTIONS",
-    "UNKNOWN_SECTION",
-    "DeckSheet",
-    "SheetLine",
-    "deck_sheet",
-    "decklists_pdf",
-    "find_font",
-    "sheet_lines",
-]
-
-SECTIONS = ("Pokémon", "Trainer", "Energy")
-UNKNOWN_SECTION = "Not in the card data"
-
-#: (regular, bold) TrueType fonts tried in order; the bold face is optional.
-FONT_CANDIDATES: tuple[tuple[str, str], ...] = (
-    (
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    ),
-    ("/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+from .fonts import find_font, plain_text
+from .layout import (
+    HEADING_ROWS,
+    SECTIONS,
+    DeckSheet,
+    SheetLine,
+    printing_parts,
+    rows_weight,
+    sheet_rows,
 )
-
-# Marks of card names that Latin-1 lacks, spelled out for the core-font fallback.
-_SPELLED = {
-    "★": " Star", "☆": " Star", "◇": " Prism Star", "♀": " F", "♂": " M", "δ": " Delta",
-    "’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...",
-}  # fmt: skip
 
 # Page geometry, millimetres (A4 portrait).
 _PAGE_W, _PAGE_H, _MARGIN = 210.0, 297.0, 12.0
@@ -75,101 +29,12 @@ _TOTALS_Y = _PAGE_H - _MARGIN - 8
 _LIST_BOTTOM = _TOTALS_Y - 2
 _MIN_ROW, _MAX_ROW = 3.8, 5.6
 _MAX_FINDINGS = 4
-_HEADING_ROWS = 2.0
 DIVISIONS = ("Junior", "Senior", "Masters")
 
 _INK, _MUTED, _LINE = (29, 36, 48), (91, 101, 117), (170, 178, 190)
 _HEAD_BG = (228, 232, 238)
 _OK, _OK_BG = (29, 122, 58), (232, 245, 236)
 _ERR, _ERR_BG = (176, 32, 32), (253, 236, 236)
-
-
-@dataclass(frozen=True)
-class SheetLine:
-    count: int
-    name: str
-    section: str  # one of SECTIONS, or any other heading (printed after them)
-    printing: str = ""  # how the list named the printing, e.g. "SVI 57"
-
-
-@dataclass(frozen=True)
-class DeckSheet:
-    """One player's sheet. `legal` is None when the list has no verdict; `findings` are the
-    verdict's messages (errors first)."""
-
-    player_name: str
-    player_id: str
-    division: str
-    lines: Sequence[SheetLine]
-    legal: bool | None = None
-    card_count: int | None = None
-    findings: Sequence[str] = field(default_factory=tuple)
-    version: int | None = None
-    submitted: str = ""  # when the list was submitted, already formatted
-    birth_date: str = ""  # already formatted, as the sheet asks for it
-    event_date: str = ""  # already formatted
-
-
-def deck_sheet(
-    *,
-    text: str,
-    verdict: Mapping | None,
-    legal: bool | None,
-    card_count: int | None,
-    version: int | None,
-    submitted_at: datetime | None,
-    player_name: str,
-    player_id: str,
-    division: str,
-    index: CardIndex,
-    birth_date: str = "",
-    event_date: str = "",
-) -> DeckSheet:
-    """One player's sheet from a stored decklist: its lines under their sections, the
-    verdict's messages (errors first, then warnings), and when it was submitted
-    (`submitted_at` in the time zone to print)."""
-    verdict = verdict or {}
-    findings = [f.get("message", "") for f in verdict.get("errors", [])]
-    findings += [f"Warning: {f.get('message', '')}" for f in verdict.get("warnings", [])]
-    return DeckSheet(
-        player_name=player_name,
-        player_id=player_id,
-        division=division,
-        lines=sheet_lines(text, index),
-        legal=legal,
-        card_count=card_count,
-        findings=findings,
-        version=version,
-        submitted=f"{submitted_at.day} {submitted_at:%b %Y, %H:%M}" if submitted_at else "",
-        birth_date=birth_date, event_date=event_date,
-    )  # fmt: skip
-
-
-def sheet_lines(text: str, index: CardIndex) -> list[SheetLine]:
-    """The card lines of a submitted list, each under its card's supertype: the printing
-    named by set and number when it exists, else the newest card of that name. Lines the
-    parser cannot read are left out (the verdict names them)."""
-    lines = []
-    for line in parse_decklist(text).lines:
-        record = None
-        if line.set_code and line.number:
-            record = index.by_code_number(line.set_code, line.number, line.name)
-        if record is None:
-            found = index.by_name(line.name)
-            record = found[-1] if found else None
-        section = record.supertype if record else (line.section or UNKNOWN_SECTION)
-        printing = f"{line.set_code} {line.number}" if line.set_code and line.number else ""
-        name = line.name or (record.name if record else "")  # a name-less `4 OBF 186`
-        lines.append(SheetLine(line.count, name, section, printing))
-    return lines
-
-
-def find_font() -> tuple[str, str | None] | None:
-    """(regular, bold or None) of the first candidate font on disk, or None."""
-    for regular, bold in FONT_CANDIDATES:
-        if Path(regular).is_file():
-            return regular, bold if Path(bold).is_file() else None
-    return None
 
 
 def decklists_pdf(
@@ -219,20 +84,7 @@ class _Writer:
     # --- text helpers
 
     def clean(self, text: str) -> str:
-        if self.unicode:
-            return text
-        out = []
-        for ch in text:
-            if ord(ch) < 256:
-                out.append(ch)
-            elif ch in _SPELLED:
-                out.append(_SPELLED[ch])
-            else:
-                ascii_form = (
-                    unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
-                )
-                out.append(ascii_form or "?")
-        return "".join(out).replace("  ", " ")
+        return text if self.unicode else plain_text(text)
 
     def style(self, size: float, *, bold: bool = False, color=_INK) -> None:
         self.pdf.set_font(self.family, "B" if bold else "", size)
@@ -268,7 +120,7 @@ class _Writer:
         self.pdf.start_section(self.clean(sheet.player_name) or "?")
         y = self.header(sheet, event_name=event_name, subtitle=subtitle)
         y = self.verdict(sheet, y + 2.5)
-        rows = _rows(sheet.lines)
+        rows = sheet_rows(sheet.lines)
         page = 1
         while True:
             rows = self.columns(rows, y + 3)
@@ -380,8 +232,8 @@ class _Writer:
         Returns the rows that did not fit."""
         height = _LIST_BOTTOM - top
         splits = [i for i, (kind, _) in enumerate(rows) if kind == "heading" and i] + [len(rows)]
-        split = min(splits, key=lambda i: max(_weight(rows[:i]), _weight(rows[i:])))
-        tallest = max(_weight(rows[:split]), _weight(rows[split:]), 1.0)
+        split = min(splits, key=lambda i: max(rows_weight(rows[:i]), rows_weight(rows[i:])))
+        tallest = max(rows_weight(rows[:split]), rows_weight(rows[split:]), 1.0)
         if tallest * _MIN_ROW <= height:
             row_h = min(_MAX_ROW, height / tallest)
             for column, part in enumerate((rows[:split], rows[split:])):
@@ -401,7 +253,7 @@ class _Writer:
         y = top
         while rows:
             kind, item = rows[0]
-            need = row_h * (_HEADING_ROWS if kind == "heading" else 1.0)
+            need = row_h * (HEADING_ROWS if kind == "heading" else 1.0)
             # A heading needs room for itself and one line after it.
             room = need + (row_h if kind == "heading" else 0)
             if y + room > _LIST_BOTTOM + 0.01:
@@ -454,7 +306,7 @@ class _Writer:
         self.right_at(x + _QTY_W - 1.5, base, str(line.count), size=size, bold=True)
         name_w = _COLUMN_W - _QTY_W - _SET_W - _NO_W - 2.5
         self.text_at(x + _QTY_W + 1.5, base, line.name, size=size, width=name_w)
-        set_code, number = _printing(line.printing)
+        set_code, number = printing_parts(line.printing)
         self.text_at(x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, set_code, size=size * 0.9,
                      width=_SET_W - 2)  # fmt: skip
         self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, number, size=size * 0.9, width=_NO_W - 2)
@@ -485,30 +337,3 @@ class _Writer:
             _PAGE_W - _MARGIN, _FOOTER_Y, "Checked by (judge): ______________", size=7,
             color=_MUTED,
         )  # fmt: skip
-
-
-def _printing(printing: str) -> tuple[str, str]:
-    """("SVI", "57") from "SVI 57"; a printing without a number is all set code."""
-    set_code, _, number = printing.strip().rpartition(" ")
-    return (set_code, number) if set_code else (number, "")
-
-
-def _weight(rows: Sequence[tuple[str, object]]) -> float:
-    return sum(_HEADING_ROWS if kind == "heading" else 1.0 for kind, _ in rows)
-
-
-def _rows(lines: Sequence[SheetLine]) -> list[tuple[str, object]]:
-    """Headings (section, card count) and card lines: Pokémon, Trainer, Energy, then any
-    other section in the order met."""
-    order = list(SECTIONS)
-    for line in lines:
-        if line.section not in order:
-            order.append(line.section)
-    rows: list[tuple[str, object]] = []
-    for section in order:
-        members = [line for line in lines if line.section == section]
-        if not members:
-            continue
-        rows.append(("heading", (section, sum(line.count for line in members))))
-        rows.extend(("card", line) for line in members)
-    return rows

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from rules.errors import DomainError
 
-from .models import ApiToken
+from ..models import ApiToken
 
 #: Tokens one user may hold at once.
 MAX_TOKENS = 10

@@ -16,8 +16,8 @@ from django.db import IntegrityError, transaction
 
 from rules.errors import DomainError
 
-from . import permissions
-from .models import Event, League, StaffRole
+from .. import permissions
+from ..models import Event, League, StaffRole
 
 #: The roles the staff page offers, in its order.
 ROLES = (
