@@ -58,13 +58,15 @@ from django.urls import Resolver404, resolve
 
 from . import page_cache
 
-#: How long a shared cache (nginx, a CDN) may hold a public page, and serve it stale while
-#: it asks for a fresh one. Phones revalidate every time (max-age=0) and get 304s.
+#: How long a shared cache (nginx, a CDN) may hold a public page. Phones revalidate every
+#: time (max-age=0) and get 304s. "Serve stale while revalidating" is said to shared caches
+#: only (nginx: `proxy_cache_use_stale updating`; a CDN: `CDN-Cache-Control`, RFC 9213): a
+#: phone's own cache must not show a stale copy as if it were fresh, offline or not (the
+#: venue's service worker marks its offline copies).
 SHARED_MAX_AGE = 3
 STALE_WHILE_REVALIDATE = 30
-CACHE_CONTROL = (
-    f"public, max-age=0, s-maxage={SHARED_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
-)
+CACHE_CONTROL = f"public, max-age=0, s-maxage={SHARED_MAX_AGE}"
+CDN_CACHE_CONTROL = f"max-age={SHARED_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
 
 ENCODINGS = ("br", "gzip", "")
 
@@ -127,6 +129,7 @@ def _response(entry: tuple, encoding: str, version: int) -> HttpResponse:
     response["ETag"] = etag
     response["Vary"] = "Accept-Encoding"
     response["Cache-Control"] = CACHE_CONTROL
+    response["CDN-Cache-Control"] = CDN_CACHE_CONTROL
     response["X-Event-Version"] = str(version)
     response["X-Frame-Options"] = settings.X_FRAME_OPTIONS
     return response
