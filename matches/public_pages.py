@@ -24,8 +24,10 @@ me.js` fetches and fills in. Per page:
   standings and a paired but unpublished top cut are per-user pages at `?live=1`, linked
   from `me.json` for staff: they must stay server-rendered per user because nobody else may
   see them.
-- **JSON** (round, standings, overlay): the public answer; a client that sends its own
-  credentials (`Authorization`) or asks for HTML (the browsable API) is answered per request.
+- **JSON** (round, standings, overlay): the public answer for everyone; the standings JSON
+  is answered per request to a client with credentials (a session or a token), since staff
+  see the live, unpublished standings there; a client asking for HTML (the browsable API)
+  is answered per request.
 - A round not yet published, or a draft event, is not public: the anonymous build answers
   404, nothing is stored, and the view answers per request (the staff's preview).
 
@@ -79,6 +81,9 @@ class Page:
     params: dict[str, Callable[[str], bool]] = field(default_factory=dict)
     event_of: Callable[[dict], int | None] = lambda kwargs: kwargs.get("event_id")
     json: bool = False
+    #: Answered per request to a client with credentials (a session or a token): the
+    #: standings JSON, where staff also see the live, unpublished standings.
+    own_answer_when_signed_in: bool = False
 
 
 PAGES: dict[str, Page] = {}
@@ -204,8 +209,10 @@ def lookup(request) -> tuple[int, str, str, Page, object] | None:
     page = PAGES.get(match.view_name)
     if page is None:
         return None
-    if page.json and (
-        "HTTP_AUTHORIZATION" in request.META or "text/html" in request.META.get("HTTP_ACCEPT", "")
+    if page.json and "text/html" in request.META.get("HTTP_ACCEPT", ""):
+        return None  # the browsable API
+    if page.own_answer_when_signed_in and (
+        "HTTP_AUTHORIZATION" in request.META or settings.SESSION_COOKIE_NAME in request.COOKIES
     ):
         return None
     variant = _variant(request, page)
@@ -274,4 +281,7 @@ def register_matches_pages() -> None:
     register("event-standings", Page(params={"round": number}))
     register("event-bracket", Page())
     register("api:round-detail", Page(event_of=round_event, json=True))
-    register("api:api-event-standings", Page(params={"round": number}, json=True))
+    register(
+        "api:api-event-standings",
+        Page(params={"round": number}, json=True, own_answer_when_signed_in=True),
+    )
