@@ -16,10 +16,13 @@ PYTEST_ARGS ?= -n 2
 
 .PHONY: install run demo test test-fast lint format worker beat serve venue bench bench-load clean
 
+# pip prints each package as it goes (about a minute on a fresh machine): no silent wait.
 $(VENV)/.installed: pyproject.toml
+	@echo "Installing the dependencies into $(VENV) (about a minute the first time)..."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install -e '.[dev]'
+	@echo "Dependencies installed."
 	touch $@
 
 install: $(VENV)/.installed

@@ -97,10 +97,21 @@ def main() -> None:
         "LOG_LEVEL": "WARNING",
     }
     master = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", str(WORKERS), "-b",
-         f"127.0.0.1:{port}", "--timeout", "120", "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            "config.wsgi",
+            "-w",
+            str(WORKERS),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--timeout",
+            "120",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     try:
         for _ in range(100):
             try:
@@ -126,23 +137,81 @@ def main() -> None:
         import json as _json
 
         cases = [
-            ("paste: 20,000 chars of unknown names, API check", "POST", "/api/decks/check/",
-             _json.dumps({"format": "standard", "decklist_text": paste}).encode(), json_h, None),
-            ("paste: 20,001 chars (over the paste limit), API check", "POST", "/api/decks/check/",
-             _json.dumps({"format": "standard", "decklist_text": paste + "x"}).encode(), json_h, None),
-            ("JSON nested 100,000 deep", "POST", "/api/decks/check/",
-             b"[" * 100_000 + b"]" * 100_000, json_h, None),
-            ("JSON objects nested 40,000 deep", "POST", "/api/decks/check/",
-             b'{"a":' * 40_000 + b"1" + b"}" * 40_000, json_h, None),
-            ("body at the limit (256 KiB string)", "POST", "/api/decks/check/",
-             _json.dumps({"format": "standard", "decklist_text": "a" * 262_000})[:262_144].encode(), json_h, None),
-            ("body declared 10 MB", "POST", "/api/decks/check/", b"x" * 1_000_000, json_h, 10_000_000),
-            ("body declared 200 MB", "POST", "/api/decks/check/", b"x" * 1_000_000, json_h, 200_000_000),
-            ("form body declared 200 MB (page)", "POST", "/decks/check/", b"x" * 1_000_000,
-             {"Content-Type": "application/x-www-form-urlencoded"}, 200_000_000),
-            ("a query of 20,000 parameters", "GET", "/api/cards/?" + "&".join(f"q{i}=1" for i in range(20_000)),
-             b"", {}, None),
-        ]  # fmt: skip
+            (
+                "paste: 20,000 chars of unknown names, API check",
+                "POST",
+                "/api/decks/check/",
+                _json.dumps({"format": "standard", "decklist_text": paste}).encode(),
+                json_h,
+                None,
+            ),
+            (
+                "paste: 20,001 chars (over the paste limit), API check",
+                "POST",
+                "/api/decks/check/",
+                _json.dumps({"format": "standard", "decklist_text": paste + "x"}).encode(),
+                json_h,
+                None,
+            ),
+            (
+                "JSON nested 100,000 deep",
+                "POST",
+                "/api/decks/check/",
+                b"[" * 100_000 + b"]" * 100_000,
+                json_h,
+                None,
+            ),
+            (
+                "JSON objects nested 40,000 deep",
+                "POST",
+                "/api/decks/check/",
+                b'{"a":' * 40_000 + b"1" + b"}" * 40_000,
+                json_h,
+                None,
+            ),
+            (
+                "body at the limit (256 KiB string)",
+                "POST",
+                "/api/decks/check/",
+                _json.dumps({"format": "standard", "decklist_text": "a" * 262_000})[
+                    :262_144
+                ].encode(),
+                json_h,
+                None,
+            ),
+            (
+                "body declared 10 MB",
+                "POST",
+                "/api/decks/check/",
+                b"x" * 1_000_000,
+                json_h,
+                10_000_000,
+            ),
+            (
+                "body declared 200 MB",
+                "POST",
+                "/api/decks/check/",
+                b"x" * 1_000_000,
+                json_h,
+                200_000_000,
+            ),
+            (
+                "form body declared 200 MB (page)",
+                "POST",
+                "/decks/check/",
+                b"x" * 1_000_000,
+                {"Content-Type": "application/x-www-form-urlencoded"},
+                200_000_000,
+            ),
+            (
+                "a query of 20,000 parameters",
+                "GET",
+                "/api/cards/?" + "&".join(f"q{i}=1" for i in range(20_000)),
+                b"",
+                {},
+                None,
+            ),
+        ]
         worst = 0.0
         print(f"gunicorn, {WORKERS} workers, DJANGO_ENV=production; load: {os.getloadavg()}")
         for label, method, path, body, headers, declared in cases:

@@ -37,8 +37,16 @@ def _line(count: int, rec: CardRecord, with_set: bool) -> str:
     if not with_set:
         return f"{count} {rec.name}"
     if rec.is_basic_energy and rec.set_id == "sve":
-        symbol = {"Grass": "G", "Fire": "R", "Water": "W", "Lightning": "L", "Psychic": "P",
-                  "Fighting": "F", "Darkness": "D", "Metal": "M"}  # fmt: skip
+        symbol = {
+            "Grass": "G",
+            "Fire": "R",
+            "Water": "W",
+            "Lightning": "L",
+            "Psychic": "P",
+            "Fighting": "F",
+            "Darkness": "D",
+            "Metal": "M",
+        }
         kind = rec.name.split()[1]
         return f"{count} Basic {{{symbol.get(kind, 'C')}}} Energy {rec.set_code} {rec.number}"
     return f"{count} {rec.name} {rec.set_code or rec.set_id} {rec.number}"

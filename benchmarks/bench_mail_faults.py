@@ -19,10 +19,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-         "tests/notifications/test_faults.py"],
-        cwd=ROOT, capture_output=True, text=True, env=os.environ,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            "tests/notifications/test_faults.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+    )
     rows = []
     for line in run.stdout.splitlines():
         found = re.match(r"^\[([^\]]+)\] (\{.*\}) time to recovery: (\S+)", line)

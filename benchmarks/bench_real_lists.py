@@ -126,8 +126,10 @@ def main() -> int:
     print(f"real lists in {fmt.name}: {legal} of {len(lists)} legal ({took * 1000:.0f} ms)")
     for code, n in codes.most_common():
         print(f"  rejected with {code}: {n} lists")
-    print(f"unknown-card errors: {unknown_findings}; lists written with set codes or card ids "
-          f"that get one: {len(unknown_with_sets)}")  # fmt: skip
+    print(
+        f"unknown-card errors: {unknown_findings}; lists written with set codes or card ids "
+        f"that get one: {len(unknown_with_sets)}"
+    )
 
     if not args.skip_paste:
         pastes = [("20,000 characters of short lines", {})]

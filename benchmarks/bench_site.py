@@ -31,8 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 def manage(*args, stdin=None) -> tuple[float, str]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=ENV, input=stdin,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=ENV,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return time.perf_counter() - started, done.stdout
 
 

@@ -1,8 +1,7 @@
 """Turn a `DomainError` into the same JSON shape DRF uses for its own errors, and a login
-throttled by django-axes into its 429."""
+throttled by django-axes into its 429. Errors outside DRF (404 for an unknown address, 403,
+500) are `config.error_pages`."""
 
-from django.http import JsonResponse
-from django.views.defaults import page_not_found
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -20,11 +19,3 @@ def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
     return drf_exception_handler(exc, context)
-
-
-def not_found(request, exception=None):
-    """Django's 404 for an address no route matches (e.g. `/api/events/abc/`): JSON under
-    /api/, as every other API error, and the site's page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"code": "not-found", "detail": "Not found."}, status=404)
-    return page_not_found(request, exception)

@@ -43,6 +43,11 @@ urlpatterns = [
     path("events/<int:event_id>/standings/", match_views.event_standings, name="event-standings"),
     path("events/<int:event_id>/me.json", match_views.event_me, name="event-me"),
     path(
+        "events/<int:event_id>/standings/<int:registration_id>/",
+        match_views.standing_why,
+        name="standing-why",
+    ),
+    path(
         "events/<int:event_id>/rounds/<int:number>/",
         match_views.round_pairings,
         name="round-pairings",

@@ -27,4 +27,6 @@ urlpatterns = [
     path("", include("webhooks.urls")),
 ]
 
-handler404 = "config.api_errors.not_found"
+handler403 = "config.error_pages.permission_denied"
+handler404 = "config.error_pages.not_found"
+handler500 = "config.error_pages.server_error"

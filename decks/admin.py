@@ -26,13 +26,36 @@ class FormatAdmin(admin.ModelAdmin):
     filter_horizontal = ["allowed_sets"]
     fieldsets = [
         (None, {"fields": ["name", "key"]}),
-        ("Cards", {"fields": ["base", "allowed_sets", "sets_released_by", "allowed_marks",
-                              "basic_energy_types", "banned_names", "banned_prints"]}),
-        ("Rules (rules.formats.FormatRules)", {
-            "fields": ["deck_size", "prizes", "require_basic_pokemon", "copy_limit",
-                       "copy_exempt", "limited_energy", "win_both_ways", "play_notes"],
-        }),
-    ]  # fmt: skip
+        (
+            "Cards",
+            {
+                "fields": [
+                    "base",
+                    "allowed_sets",
+                    "sets_released_by",
+                    "allowed_marks",
+                    "basic_energy_types",
+                    "banned_names",
+                    "banned_prints",
+                ]
+            },
+        ),
+        (
+            "Rules (rules.formats.FormatRules)",
+            {
+                "fields": [
+                    "deck_size",
+                    "prizes",
+                    "require_basic_pokemon",
+                    "copy_limit",
+                    "copy_exempt",
+                    "limited_energy",
+                    "win_both_ways",
+                    "play_notes",
+                ],
+            },
+        ),
+    ]
 
 
 @admin.register(PreconDeck)

@@ -150,9 +150,13 @@ def read_card_data(
                 if isinstance(c, dict) and "id" in c and "count" in c
             ]
             decks.append(
-                PreconDeck(id=raw["id"], name=str(raw.get("name", raw["id"])),
-                           card_set_id=path.stem, cards=entries)
-            )  # fmt: skip
+                PreconDeck(
+                    id=raw["id"],
+                    name=str(raw.get("name", raw["id"])),
+                    card_set_id=path.stem,
+                    cards=entries,
+                )
+            )
     return sets, cards, decks
 
 

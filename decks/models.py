@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from rules.cards import CardRecord, FormatSpec
-from rules.formats import FormatRules
+from rules.formats import FormatRules, notes_apart_from_sudden_death
 from rules.names import normalise_name
 
 
@@ -238,6 +238,11 @@ class Format(models.Model):
     @property
     def play_note_list(self) -> list[str]:
         return list(self.rules().play_notes)
+
+    @property
+    def play_notes_for_an_event(self) -> list[str]:
+        """The notes beside an event's own sudden-death sentence (`rules.formats`)."""
+        return notes_apart_from_sudden_death(self.rules().play_notes)
 
     def to_spec(self) -> FormatSpec:
         prints = set()

@@ -80,13 +80,28 @@ MAX_PASTE_LINES = 250
 _SECTIONS = {
     "Pokémon": ("pokemon", "pokemons", "pokemon cards"),
     "Trainer": (
-        "trainer", "trainers", "trainer cards", "dresseur", "dresseurs", "entrenador",
-        "entrenadores", "allenatore", "allenatori", "treinador", "treinadores",
+        "trainer",
+        "trainers",
+        "trainer cards",
+        "dresseur",
+        "dresseurs",
+        "entrenador",
+        "entrenadores",
+        "allenatore",
+        "allenatori",
+        "treinador",
+        "treinadores",
     ),
     "Energy": (
-        "energy", "energies", "energy cards", "energie", "energien", "energia", "energias",
+        "energy",
+        "energies",
+        "energy cards",
+        "energie",
+        "energien",
+        "energia",
+        "energias",
     ),
-}  # fmt: skip
+}
 _SECTION_BY_LABEL = {label: canon for canon, labels in _SECTIONS.items() for label in labels}
 _TOTAL_WORDS = ("total", "gesamt", "totali", "totale")
 
@@ -126,9 +141,27 @@ _CARD_RE = re.compile(r"(?:[*•·◦‣▪●]\s*)?(?P<count>[0-9]+)[xX×]?\s+(
 _is_number = re.compile(_NUMBER_PATTERN).fullmatch
 _is_code = re.compile(_CODE_PATTERN).fullmatch
 _NAME_SUFFIXES = frozenset(
-    {"V", "GX", "VMAX", "VSTAR", "C", "G", "GL", "FB", "E4", "BREAK", "LEGEND", "LV", "X",
-     "M", "TAG", "TEAM", "UNION", "V-UNION"}
-)  # fmt: skip
+    {
+        "V",
+        "GX",
+        "VMAX",
+        "VSTAR",
+        "C",
+        "G",
+        "GL",
+        "FB",
+        "E4",
+        "BREAK",
+        "LEGEND",
+        "LV",
+        "X",
+        "M",
+        "TAG",
+        "TEAM",
+        "UNION",
+        "V-UNION",
+    }
+)
 _INVISIBLE = str.maketrans({"\ufeff": None, "\u200b": None, "\u00a0": " ", "\u202f": " "})
 
 

@@ -26,7 +26,9 @@ def split_lines(text: str) -> list[str]:
 
 def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> dict:
     """The context `_verdict.html` renders: `lines` (number, text, errors, warnings, state)
-    and `deck_wide` findings (no line named, or a line beyond the text)."""
+    and `deck_wide` findings (no line named, or a line beyond the text). A finding about
+    several lines (the Energy count) is said once, under the first, and the others say
+    "See line N"."""
     rows = [
         {"number": n, "text": line, "errors": [], "warnings": []}
         for n, line in enumerate(split_lines(text), start=1)
@@ -39,8 +41,19 @@ def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> 
             named = [n for n in finding.get("lines", []) if 1 <= n <= len(rows)]
             if not named:
                 deck_wide.append({**finding, "kind": kind[:-1]})
-            for n in sorted(set(named)):
-                rows[n - 1][kind].append(finding)
+            named = sorted(set(named))
+            if len(named) > 1:  # said once, under its first line; the others point to it
+                others = ", ".join(str(n) for n in named[1:])
+                finding = {
+                    **finding,
+                    "message": f"{finding['message']} (lines {named[0]}, {others})",
+                }
+            for n in named:
+                rows[n - 1][kind].append(
+                    finding
+                    if n == named[0]
+                    else {"code": finding.get("code", ""), "message": f"See line {named[0]}."}
+                )
     for row in rows:
         row["state"] = "err" if row["errors"] else "warn" if row["warnings"] else ""
     errors, warnings = verdict.get("errors", []), verdict.get("warnings", [])

@@ -18,9 +18,11 @@ class PenaltyForm(forms.Form):
     infraction = forms.ChoiceField(choices=penalties.INFRACTIONS)
     penalty = forms.ChoiceField(choices=penalties.PENALTIES)
     prizes = forms.IntegerField(
-        min_value=1, max_value=penalties.MAX_PRIZES, required=False,
+        min_value=1,
+        max_value=penalties.MAX_PRIZES,
+        required=False,
         help_text="Prize penalty only: how many Prize cards the opponent takes",
-    )  # fmt: skip
+    )
     note = forms.CharField(max_length=200, required=False)
 
     def __init__(self, *args, names: dict, **kwargs):

@@ -1,15 +1,18 @@
-"""The notification a judge call sends: one inbox row per member of the event's staff who
-takes judge calls (organisers and judges, `league.notify.notify_staff`),
-written in the caller's transaction (`notifications.services.notify`; e-mail only for
-those who asked for this kind), keyed by the call so a retry sends nothing twice."""
+"""The floor's notifications, written in the caller's transaction
+(`notifications.services.notify`) and keyed so a retry sends nothing twice: a judge call to
+the event's staff who take calls (organisers and judges, `league.notify.notify_staff`;
+e-mail only for those who asked for this kind), the call taken or closed to the player who
+called, a penalty to the penalised player."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 
 from league.notify import notify_staff
+from league.wording import full_stop
+from notifications.services import NotificationItem, notify
 
-from .models import JudgeCall
+from .models import JudgeCall, Penalty
 
 
 def judge_called(call: JudgeCall) -> int:
@@ -23,4 +26,65 @@ def judge_called(call: JudgeCall) -> int:
         subject=f"{event.name}: judge call at table {table}",
         body=f"{call.registration.player.name} at table {table}: {call.reason}",
         url=reverse("floor-queue", args=[event.pk]),
+    )
+
+
+def _user_of(registration) -> int | None:
+    return registration.player.user_id if registration is not None else None
+
+
+def call_taken(call: JudgeCall) -> int:
+    """The player who called: who took the call (or closed it), so they know someone is
+    coming. Keyed by the call and its state."""
+    caller = call.called_by_id or _user_of(call.registration)
+    if caller is None:
+        return 0
+    event = call.event
+    judge = call.taken_by or "A judge"
+    if call.status == JudgeCall.Status.CLOSED:
+        subject = f"{event.name}: your judge call at table {call.match.table} is closed"
+        body = f"{call.closed_by or judge} closed your call" + (
+            f": {call.note}" if call.note else "."
+        )
+    else:
+        subject = f"{event.name}: {judge} is coming to table {call.match.table}"
+        body = f"{judge} took your call (“{call.reason}”) and is on the way to table {call.match.table}."
+    return notify(
+        kind="judge_call_taken",
+        items=[
+            NotificationItem(
+                recipient_id=caller,
+                key=f"judge-call:{call.pk}:{call.status}",
+                subject=subject[:200],
+                body=body,
+                url=reverse("match-detail", args=[call.match_id]),
+            )
+        ],
+    )
+
+
+def penalty_issued(penalty: Penalty) -> int:
+    """The penalised player: the penalty, the infraction, the judge's note, and what it did
+    to the result (the opponent hears of a changed result from `matches.notify`)."""
+    user_id = penalty.player.user_id
+    if user_id is None:
+        return 0
+    event = penalty.event
+    where = f"round {penalty.round.number}, table {penalty.match.table}" if penalty.match else ""
+    body = f"{penalty.label} for {penalty.get_infraction_display()}"
+    body += f" ({where})" if where else ""
+    body = f"{body}: {full_stop(penalty.note)}" if penalty.note else full_stop(body)
+    if penalty.result_changed:
+        body += " It changed the match's result."
+    return notify(
+        kind="penalty",
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"penalty:{penalty.pk}",
+                subject=f"{event.name}: {penalty.label} issued to you"[:200],
+                body=body,
+                url=reverse("my-penalties"),
+            )
+        ],
     )

@@ -113,15 +113,19 @@ def call_judge(*, match: Match, by_user, reason: str) -> JudgeCall:
     return call
 
 
+@transaction.atomic
 def take_call(*, call: JudgeCall, by_user) -> JudgeCall:
     """A judge takes an open call: one conditional UPDATE, so when two judges take it at
     once one wins and the other gets `call-taken` naming who has it. Taking a call one
-    already holds changes nothing. Raises `not-allowed`, `call-taken`, `call-closed`."""
+    already holds changes nothing. The caller is told who took it (`notify.call_taken`).
+    Raises `not-allowed`, `call-taken`, `call-closed`."""
     _require(by_user, call.event, "judge-calls")
     won = JudgeCall.objects.filter(pk=call.pk, status=JudgeCall.Status.OPEN).update(
         status=JudgeCall.Status.TAKEN, taken_by=by_user, taken_at=timezone.now()
     )
     call = JudgeCall.objects.select_related("taken_by", "event").get(pk=call.pk)
+    if won:
+        notify.call_taken(call)
     if won or (call.status == JudgeCall.Status.TAKEN and call.taken_by_id == by_user.pk):
         return call
     if call.status == JudgeCall.Status.CLOSED:
@@ -134,7 +138,7 @@ def take_call(*, call: JudgeCall, by_user) -> JudgeCall:
 @transaction.atomic
 def close_call(*, call: JudgeCall, by_user, note: str = "") -> JudgeCall:
     """Close a call (taken or still open) with a note; the closing judge takes it if nobody
-    had. Raises `not-allowed`, `call-closed`."""
+    had; the caller is told. Raises `not-allowed`, `call-closed`."""
     call = JudgeCall.objects.select_for_update().select_related("event").get(pk=call.pk)
     _require(by_user, call.event, "judge-calls")
     if call.status == JudgeCall.Status.CLOSED:
@@ -146,6 +150,7 @@ def close_call(*, call: JudgeCall, by_user, note: str = "") -> JudgeCall:
     call.closed_by, call.closed_at = by_user, now
     call.note = (note or "").strip()[:200]
     call.save()
+    notify.call_taken(call)
     return call
 
 
@@ -178,7 +183,8 @@ def issue_penalty(
     games, also over a result that stood; a disqualification is a match loss for a match
     without a result and drops the player. Result changes go through
     `matches.services.set_result`, so the history, standings and bracket follow as for any
-    staff result. Raises `not-allowed`, `invalid-penalty`.
+    staff result (which tells both players of a changed result). The penalised player is
+    told of the penalty (`notify.penalty_issued`). Raises `not-allowed`, `invalid-penalty`.
     """
     match = _lock_match(match)
     event = match.round.event
@@ -221,6 +227,7 @@ def issue_penalty(
     )  # fmt: skip
     if penalty == rules.DISQUALIFICATION and reg.is_active:
         league_services.drop(registration=reg, by_user=by_user)
+    notify.penalty_issued(made)
     return made
 
 

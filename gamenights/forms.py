@@ -17,16 +17,21 @@ class TableReportForm(forms.Form):
             places = [("", "—")] + [(str(n), str(n)) for n in range(1, len(seats) + 1)]
             for seat in seats:
                 self.fields[f"place_{seat.registration_id}"] = forms.TypedChoiceField(
-                    label=seat.registration.player.name, choices=places, coerce=int,
+                    label=seat.registration.player.name,
+                    choices=places,
+                    coerce=int,
                     initial=seat.finish or "",
-                )  # fmt: skip
+                )
         else:
             winner = next((s.registration_id for s in seats if s.finish == 1), None)
             self.fields["winner"] = forms.TypedChoiceField(
-                label="Who won?", coerce=int, widget=forms.RadioSelect, initial=winner,
+                label="Who won?",
+                coerce=int,
+                widget=forms.RadioSelect,
+                initial=winner,
                 choices=[(s.registration_id, s.registration.player.name) for s in seats],
                 error_messages={"required": "Choose the winner."},
-            )  # fmt: skip
+            )
 
     def clean(self):
         data = super().clean()

@@ -35,7 +35,12 @@ class OverlaySerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     featured = serializers.BooleanField()
     now = serializers.DateTimeField(help_text="The server's time, to run the clock from")
-    ends_at = serializers.DateTimeField(allow_null=True, help_text="When the round's time is up")
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When time is called at this table: the round's end plus its extensions",
+    )
+    extra_minutes = serializers.IntegerField(help_text="The table's time extensions, in minutes")
+    final = serializers.BooleanField(help_text="The result stands: the clock stops")
     status = serializers.CharField()
     result = serializers.CharField(help_text='"a", "b", "tie", "double_loss" or empty')
     decklists_public = serializers.BooleanField()

@@ -11,7 +11,13 @@ def qr_svg(url: str, *, title: str) -> SafeString:
     code = segno.make(url, error="m", micro=False)
     # A viewBox and no fixed size: the page's CSS sizes it, and it stays sharp in print.
     svg = code.svg_inline(
-        scale=1, border=4, title=title, svgclass="qr", lineclass=None, omitsize=True,
-        dark="#000", light="#fff",
-    )  # fmt: skip
+        scale=1,
+        border=4,
+        title=title,
+        svgclass="qr",
+        lineclass=None,
+        omitsize=True,
+        dark="#000",
+        light="#fff",
+    )
     return mark_safe(svg)

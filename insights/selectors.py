@@ -167,7 +167,8 @@ def latest_decks_of(registrations: list[Registration]) -> dict[int, DeckSubmissi
 def overlay_data(event: Event, table: int | None) -> dict:
     """Everything the overlay shows for `table` (default: the feature match) in the newest
     public round: the two players, their records before this round, the game score, the
-    round clock, and their decks once lists are public."""
+    table's clock (the round's end plus the table's time extensions; "final" once the
+    result stands), and their decks once lists are public."""
     featured = feature_table(event)
     table = table if table is not None else featured
     round_ = overlay_round(event)
@@ -179,6 +180,8 @@ def overlay_data(event: Event, table: int | None) -> dict:
         "featured": table is not None and table == featured,
         "now": timezone.now(),
         "ends_at": round_.ends_at if round_ else None,
+        "extra_minutes": 0,
+        "final": False,
         "status": "",
         "result": "",
         "decklists_public": permissions.decklists_are_public(event),
@@ -199,6 +202,10 @@ def overlay_data(event: Event, table: int | None) -> dict:
     public = data["decklists_public"]
     data["status"] = match.get_status_display()
     data["result"] = match.result
+    # The table's own clock: the round's end plus its time extensions; none once final.
+    data["ends_at"] = match.ends_at
+    data["extra_minutes"] = match.extra_minutes
+    data["final"] = match.status == Match.Status.FINAL
     data["players"] = [
         _side(match.player_a, match.a_game_wins, results, public, rules),
         _side(match.player_b, match.b_game_wins, results, public, rules),

@@ -1,4 +1,8 @@
+from django import forms
 from django.contrib import admin
+
+from rules.editions import Edition
+from rules.errors import RulesError
 
 from .models import (
     DeckSubmission,
@@ -7,6 +11,7 @@ from .models import (
     League,
     Player,
     Registration,
+    RuleEdition,
     Season,
     SeasonStanding,
     StaffRole,
@@ -63,6 +68,35 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["status", "format", "season__league"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+class RuleEditionForm(forms.ModelForm):
+    """Checks the stored rules the way the site reads them (`rules.editions`)."""
+
+    class Meta:
+        model = RuleEdition
+        fields = ["key", "name", "in_force_from", "rules"]
+
+    def clean(self):
+        data = super().clean()
+        try:
+            Edition.from_dict(
+                key=data.get("key") or "",
+                name=data.get("name") or "",
+                in_force_from=data.get("in_force_from"),
+                rules=data.get("rules") or {},
+            )
+        except RulesError as err:
+            raise forms.ValidationError(err.message) from None
+        return data
+
+
+@admin.register(RuleEdition)
+class RuleEditionAdmin(admin.ModelAdmin):
+    """A new edition is a row: its parts and each rule's source as JSON."""
+
+    form = RuleEditionForm
+    list_display = ["name", "key", "in_force_from"]
 
 
 @admin.register(Player)

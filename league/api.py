@@ -30,8 +30,18 @@ class LeagueSerializer(serializers.ModelSerializer):
 class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on", "junior_from_year",
-                  "senior_from_year", "structure_table", "points_table", "best_finishes"]  # fmt: skip
+        fields = [
+            "id",
+            "league",
+            "name",
+            "starts_on",
+            "ends_on",
+            "junior_from_year",
+            "senior_from_year",
+            "structure_table",
+            "points_table",
+            "best_finishes",
+        ]
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -42,9 +52,28 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["id", "season", "name", "slug", "kind", "format", "full_finishing_order", "starts_at", "best_of", "round_minutes",
-                  "deck_deadline", "capacity", "status", "division_mode", "sudden_death_prizes",
-                  "sudden_death_style", "swiss_rounds", "top_cut", "decklists_open", "decklists_published"]  # fmt: skip
+        fields = [
+            "id",
+            "season",
+            "name",
+            "slug",
+            "kind",
+            "format",
+            "full_finishing_order",
+            "starts_at",
+            "best_of",
+            "round_minutes",
+            "deck_deadline",
+            "capacity",
+            "status",
+            "division_mode",
+            "sudden_death_prizes",
+            "sudden_death_style",
+            "swiss_rounds",
+            "top_cut",
+            "decklists_open",
+            "decklists_published",
+        ]
 
     def get_decklists_published(self, event: Event) -> bool:
         return permissions.decklists_are_public(event)
@@ -55,8 +84,18 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["id", "event", "player", "player_name", "status", "division", "registered_at",
-                  "checked_in_at", "late_entry_round", "dropped_after_round"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "player",
+            "player_name",
+            "status",
+            "division",
+            "registered_at",
+            "checked_in_at",
+            "late_entry_round",
+            "dropped_after_round",
+        ]
 
 
 class PublishedDeckSerializer(serializers.ModelSerializer):
@@ -64,8 +103,16 @@ class PublishedDeckSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DeckSubmission
-        fields = ["id", "version", "text", "legal", "verdict", "card_count", "submitted_at",
-                  "after_deadline"]  # fmt: skip
+        fields = [
+            "id",
+            "version",
+            "text",
+            "legal",
+            "verdict",
+            "card_count",
+            "submitted_at",
+            "after_deadline",
+        ]
 
 
 class DeckSubmissionSerializer(PublishedDeckSerializer):

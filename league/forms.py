@@ -25,12 +25,21 @@ class PublishDecklistsForm(forms.Form):
     published = forms.BooleanField(required=False)
 
 
+#: The one sentence on the e-mail address, at sign-up and on the profile: it is optional.
+EMAIL_HELP = (
+    "Optional. Pairings, deck verdicts and results are sent here, and a forgotten password "
+    "is reset here; without one you read them in your inbox. Other players never see it."
+)
+
+
 class SignupForm(UserCreationForm):
-    """A new account: username, e-mail, password twice (Django's password rules)."""
+    """A new account: username, e-mail (optional, as on the profile), password twice
+    (Django's password rules)."""
 
     email = forms.EmailField(
         label="E-mail",
-        help_text="Deck verdicts, pairings and results are sent here. Other players never see it.",
+        required=False,
+        help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -42,6 +51,8 @@ class SignupForm(UserCreationForm):
         (that would tell anyone which addresses have accounts): the sign-up goes on as for
         a new address, and the view mails the address's owner instead."""
         email = self.cleaned_data["email"]
+        if not email:
+            return []
         users = type(self.instance)._default_manager.filter(email__iexact=email)
         return sorted(set(users.values_list("email", flat=True)))
 
@@ -75,7 +86,7 @@ class ProfileForm(forms.Form):
     email = forms.EmailField(
         label="E-mail",
         required=False,
-        help_text="Notifications are sent here; leave it empty to read them in your inbox only.",
+        help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -98,7 +109,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "kind", "format", "full_finishing_order", "starts_at", "best_of",
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
                   "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
-                  "require_check_in", "status", "decklists_open"]  # fmt: skip
+                  "require_check_in", "status", "decklists_open", "rule_edition", "days", "day1_rounds"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -118,6 +129,8 @@ class EventForm(forms.ModelForm):
             "the same game (it can end in a draw: a tie in Swiss, a replay in the top cut).",
             "sudden_death_prizes": "For a new sudden-death game, and a game that settles a "
             "level top-cut match.",
+            "rule_edition": "Empty: the edition in force on the event's date (the event page "
+            "shows which and why).",
             "decklists_open": "The top cut's lists open once the cut is paired, every list once "
             "the event is finished. Until then each list is seen by its player and the staff only.",
         }
@@ -128,6 +141,10 @@ class EventForm(forms.ModelForm):
         self.fields["sudden_death_style"].required = False
         self.fields["kind"].required = False  # a form without it makes a tournament
         self.fields["decklists_open"].required = False  # a form without it keeps the phase
+        self.fields["days"].required = False  # a form without it keeps one day
+
+    def clean_days(self) -> int:
+        return self.cleaned_data.get("days") or self.instance.days or 1
 
     def clean_sudden_death_style(self):
         return self.cleaned_data.get("sudden_death_style") or "new_game"

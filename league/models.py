@@ -12,7 +12,10 @@ from django.db import models
 from django.utils import timezone
 
 from decks.models import Format
+from rules.editions import Edition
 from rules.scoring import table_to_rows
+
+from .bulk_writes import AnnouncedQuerySet
 
 #: Why an event is refused without a format: the check constraint and the service say it.
 FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
@@ -70,6 +73,32 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} – {self.name}"
+
+
+class RuleEdition(models.Model):
+    """A named, dated set of tournament rules (`rules.editions.Edition`): the end of a
+    round, two-day events, small divisions, tardiness, penalties, age cut-off years, each
+    with its source. An event takes the edition in force on its date unless its organiser
+    picks one (`Event.rule_edition`); `league.editions` answers which and why."""
+
+    key = models.SlugField(unique=True)
+    name = models.CharField(max_length=160)
+    in_force_from = models.DateField(help_text="The first day events run by this edition")
+    rules = models.JSONField(
+        help_text="The parts of rules.editions.Edition, each with its source "
+        "(end_of_round, two_day, small_divisions, tardiness, penalties, age_divisions)"
+    )
+
+    class Meta:
+        ordering = ["-in_force_from"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_edition(self) -> Edition:
+        return Edition.from_dict(
+            key=self.key, name=self.name, in_force_from=self.in_force_from, rules=self.rules
+        )
 
 
 class Division(models.TextChoices):
@@ -139,6 +168,24 @@ class Event(models.Model):
     require_check_in = models.BooleanField(
         default=False, help_text="Pair only players who checked in"
     )
+    rule_edition = models.ForeignKey(
+        RuleEdition,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name="rules edition",
+        help_text="Empty: the edition in force on the event's date",
+    )
+    days = models.PositiveSmallIntegerField(
+        choices=[(1, "One day"), (2, "Two days (day 2 by match points)")], default=1
+    )
+    day1_rounds = models.PositiveSmallIntegerField(
+        "Swiss rounds on day 1",
+        null=True,
+        blank=True,
+        help_text="Two-day events (empty: two thirds of the Swiss rounds, rounded up)",
+    )
 
     class DecklistsOpen(models.TextChoices):
         NEVER = "never", "Never (private)"
@@ -164,6 +211,10 @@ class Event(models.Model):
     swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "pk"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-starts_at"]
@@ -202,6 +253,10 @@ class Player(models.Model):
     birth_date = models.DateField()
     email = models.EmailField(blank=True)
 
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "registrations__event_id"
+    objects = AnnouncedQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
 
@@ -239,6 +294,13 @@ class Registration(models.Model):
     # Written by `matches.services` as it pairs the top cut's first round (as
     # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
     in_top_cut = models.BooleanField(default=False, editable=False)
+    # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
+    # below the edition's match points and finishes with their day-1 standing.
+    finished_on_day_one = models.BooleanField(default=False, editable=False)
+
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["registered_at", "id"]

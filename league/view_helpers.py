@@ -2,7 +2,10 @@
 `require`: `permissions.can`, asked once per request), the player's own registration, the
 redirect back, and `show_error`, the one way a `DomainError` becomes something on a page.
 
-Pages of `league` and `matches` import these; the layer rule (matches → league) lets both.
+This is the shared page toolkit of every app with pages: `league`, `matches`, `floor`,
+`insights`, `gamenights`, `tom` and `webhooks` import it (the layers let every app above
+`league` do so). It holds only what pages of several apps need; a helper one app uses
+stays in that app's `views/`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 
+from league.editions import event_edition
 from league.models import Division, Event, Registration
 
 from .models import Round, StandingsSnapshot
@@ -20,11 +21,13 @@ def export_event(event: Event) -> dict:
             "id": event.pk, "name": event.name, "format": event.format.key if event.format else None, "best_of": event.best_of,
             "status": event.status, "division_mode": event.division_mode,
             "sudden_death_prizes": event.sudden_death_prizes, "seed": event.seed,
+            "days": event.days, "rule_edition": event_edition(event).edition.key,
         },
         "players": [
             {"registration": r.pk, "name": r.player.name, "player_id": r.player.player_id,
              "division": r.division, "status": r.status, "late_entry_round": r.late_entry_round,
-             "dropped_after_round": r.dropped_after_round}
+             "dropped_after_round": r.dropped_after_round,
+             "finished_on_day_one": r.finished_on_day_one}
             for r in regs
         ],
         "drops": {str(r.pk): r.dropped_after_round for r in regs if r.dropped_after_round},

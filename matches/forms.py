@@ -73,6 +73,43 @@ class QuickReportForm(forms.Form):
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 
+class BestOfThreeQuickForm(forms.Form):
+    """Best of 3 in one tap: "I won 2–0 / 2–1", "I lost 1–2 / 0–2"; in Swiss "1–1 at
+    time" (a tie); in the top cut, level at time, the sudden-death game that settles it
+    ("I won / lost the sudden death", played with the event's Prize count). Games are listed
+    in one order whoever taps (a 2–1 as the winner's game, the loser's, the winner's; a
+    1–1 as player A's game first), so the two players' reports agree. Anything else (a game
+    both won at once, a no-show, a penalty) is the game-by-game form."""
+
+    OUTCOMES = [
+        ("won_2_0", "I won 2–0"),
+        ("won_2_1", "I won 2–1"),
+        ("lost_1_2", "I lost 1–2"),
+        ("lost_0_2", "I lost 0–2"),
+        ("tie_1_1", "1–1 at time: a tie"),
+        ("won_sudden_death", "1–1 at time, I won the sudden death"),
+        ("lost_sudden_death", "1–1 at time, I lost the sudden death"),
+    ]
+    WINS = {"won_2_0": "ww", "won_2_1": "wlw", "lost_1_2": "lwl", "lost_0_2": "ll"}
+
+    outcome = forms.ChoiceField(choices=OUTCOMES)
+
+    def payload(self, side: str, *, sudden_death_prizes: int) -> dict:
+        outcome = self.cleaned_data["outcome"]
+        other = _other(side)
+        if outcome in self.WINS:
+            games = [
+                {"outcome": side if mark == "w" else other, "reason": "played"}
+                for mark in self.WINS[outcome]
+            ]
+            return {"games": games, "at_time": False, "intentional_draw": False}
+        games = [{"outcome": "a", "reason": "played"}, {"outcome": "b", "reason": "played"}]
+        if outcome != "tie_1_1":
+            winner = side if outcome == "won_sudden_death" else other
+            games.append({"outcome": winner, "reason": "played", "prizes": sudden_death_prizes})
+        return {"games": games, "at_time": True, "intentional_draw": False}
+
+
 class GamesForm(forms.Form):
     """Games in the order they were played, one row each; blank rows are skipped. A game
     both players won at once is followed, in the next row, by its sudden-death replay."""
@@ -82,9 +119,22 @@ class GamesForm(forms.Form):
         required=False, label="Intentional draw (Swiss only; no games)"
     )
 
-    def __init__(self, *args, rows: int, outcome_choices: list[tuple[str, str]], **kwargs):
+    #: Who was ahead on Prizes, in the form's own words (the player forms say me/opponent).
+    AHEAD_CHOICES = [("", "—"), ("a", "Player A"), ("b", "Player B"), ("level", "Level")]
+
+    def __init__(
+        self,
+        *args,
+        rows: int,
+        outcome_choices: list[tuple[str, str]],
+        after_time: dict | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.row_count = rows
+        self.after_time = after_time
+        if after_time:
+            self._add_after_time_fields(after_time)
         for i in range(1, rows + 1):
             self.fields[f"game_{i}"] = forms.ChoiceField(
                 choices=[("", "—"), *outcome_choices], required=False, label=f"Game played #{i}"
@@ -92,6 +142,35 @@ class GamesForm(forms.Form):
             self.fields[f"reason_{i}"] = forms.ChoiceField(
                 choices=Game.Reason.choices, required=False, initial=Game.Reason.PLAYED, label="How"
             )
+
+    def _add_after_time_fields(self, after_time: dict) -> None:
+        """The questions of the edition's end of round (`rules.editions.EndOfRound`): the
+        turns played after time, who was ahead on Prizes in a game still unfinished, and
+        in the top cut who took the next Prize when level."""
+        turns = after_time["turns"]
+        self.fields["extra_turns"] = forms.IntegerField(
+            min_value=0,
+            max_value=turns,
+            required=False,
+            label=f"Turns played after time ({turns} in this event's rules)",
+        )
+        if after_time["prizes"]:
+            self.fields["ahead"] = forms.ChoiceField(
+                choices=self.AHEAD_CHOICES,
+                required=False,
+                label="A game unfinished after the turns: who was ahead on Prizes?",
+            )
+        if after_time["prizes"] and after_time["top_cut"]:
+            self.fields["next_prize"] = forms.ChoiceField(
+                choices=[c for c in self.AHEAD_CHOICES if c[0] != "level"],
+                required=False,
+                label="Level on Prizes: play continues until a Prize is taken. Who took it?",
+            )
+
+    def after_time_fields(self) -> list:
+        return [
+            self[name] for name in ("extra_turns", "ahead", "next_prize") if name in self.fields
+        ]
 
     def game_rows(self) -> list[dict]:
         return [
@@ -118,15 +197,23 @@ class GamesForm(forms.Form):
                 games.append(self.game(outcome, data.get(f"reason_{i}") or "played"))
         if not games and not data.get("intentional_draw"):
             raise forms.ValidationError("Enter the games in the order they were played.")
+        unfinished = [g for g in games if g["outcome"] == "tie"]
+        if unfinished and data.get("ahead"):
+            unfinished[-1]["ahead"] = self.side_outcome(data["ahead"])
+            if data.get("next_prize"):
+                unfinished[-1]["next_prize"] = self.side_outcome(data["next_prize"])
         data["games"] = games
         return data
 
     def payload(self) -> dict:
-        return {
+        payload = {
             "games": self.cleaned_data["games"],
             "at_time": self.cleaned_data["at_time"],
             "intentional_draw": self.cleaned_data["intentional_draw"],
         }
+        if self.cleaned_data.get("extra_turns") is not None:
+            payload["extra_turns"] = self.cleaned_data["extra_turns"]
+        return payload
 
 
 PLAYER_OUTCOMES = [
@@ -148,6 +235,13 @@ def _extra_outcomes(both_ways: bool, draws: bool, won_both_ways: list) -> list:
 
 class PlayerGamesForm(GamesForm):
     """Game by game, as "I" and "my opponent"."""
+
+    AHEAD_CHOICES = [
+        ("", "—"),
+        ("me", "I was"),
+        ("opponent", "My opponent was"),
+        ("level", "Level"),
+    ]
 
     def __init__(
         self, *args, side: str, rows: int, both_ways: bool = True, draws: bool = False, **kwargs
@@ -188,6 +282,7 @@ class StaffResultForm(GamesForm):
                 ("b_both_ways", f"Both won, but {names['b']} in both ways, {names['a']} in one"),
             ]),
         ]  # fmt: skip
+        self.AHEAD_CHOICES = [("", "—"), ("a", names["a"]), ("b", names["b"]), ("level", "Level")]
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     @staticmethod

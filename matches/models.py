@@ -85,6 +85,9 @@ class Match(models.Model):
     a_game_wins = models.PositiveSmallIntegerField(default=0)
     b_game_wins = models.PositiveSmallIntegerField(default=0)
     ended_at_time = models.BooleanField(default=False)
+    extra_turns = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Turns played after time, as reported (rule edition)"
+    )
     intentional_draw = models.BooleanField(default=False)
     extra_minutes = models.PositiveSmallIntegerField(
         default=0, help_text="Time extensions of this table (floor.TimeExtension), in minutes"
@@ -149,6 +152,8 @@ class Game(models.Model):
         PENALTY = "penalty", "Staff penalty (game loss)"
         CONCEDED = "conceded", "Conceded"
         BOTH_WAYS = "both_ways", "Won both ways (rulebook)"
+        PRIZES_AHEAD = "prizes_ahead", "Ahead on Prizes after the turns"
+        NEXT_PRIZE = "next_prize", "Took the next Prize (level after the turns)"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -160,7 +165,7 @@ class Game(models.Model):
         default=6, help_text="Prize cards each player set out (0: the 1996 sudden death going on)"
     )
     outcome = models.CharField(max_length=12, choices=Outcome.choices)
-    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.PLAYED)
+    reason = models.CharField(max_length=12, choices=Reason.choices, default=Reason.PLAYED)
 
     class Meta:
         ordering = ["match_id", "number", "sequence"]

@@ -7,9 +7,11 @@ from django.urls import reverse
 
 from league.models import Event
 from league.notify import notify_staff
+from league.wording import full_stop
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
+from .presenters import match_result_text
 
 
 def pairings_key_prefix(round_: Round) -> str:
@@ -48,7 +50,7 @@ def pairings_published(round_: Round) -> int:
             else:
                 body = (
                     f"Round {round_.number} of {event.name}: table {m.table} against "
-                    f"{_name(other)}."
+                    + full_stop(_name(other))
                 )
             items.append(
                 NotificationItem(
@@ -99,6 +101,14 @@ def result_disputed(match: Match, *, report_id: int) -> int:
     )
 
 
+def _players(match: Match) -> list:
+    return [
+        reg
+        for reg in (match.player_a, match.player_b)
+        if reg is not None and reg.player.user_id is not None
+    ]
+
+
 def dispute_resolved(match: Match) -> int:
     change_count = match.changes.count()
     items = [
@@ -109,13 +119,34 @@ def dispute_resolved(match: Match) -> int:
                 :200
             ],
             body=f"The staff decided the result of your match at table {match.table}: "
-            f"{match.get_result_display()} ({match.a_game_wins}-{match.b_game_wins}).",
+            + full_stop(match_result_text(match)),
             url=reverse("match-detail", args=[match.pk]),
         )
-        for reg in (match.player_a, match.player_b)
-        if reg is not None and reg.player.user_id is not None
+        for reg in _players(match)
     ]
     return notify(kind="dispute_resolved", items=items)
+
+
+def result_changed(match: Match, *, why: str = "") -> int:
+    """Both players: the staff changed a result that stood, or a penalty changed it (`why`
+    says which penalty, for whom). Keyed by the match's change count, so a retry sends
+    nothing twice."""
+    change_count = match.changes.count()
+    event = match.round.event
+    reason = f" {why.rstrip('.: ')}." if why else ""
+    items = [
+        NotificationItem(
+            recipient_id=reg.player.user_id,
+            key=f"changed:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
+            subject=f"{event.name}: your round {match.round.number} result changed"[:200],
+            body=f"The result of your match at table {match.table} is now "
+            + full_stop(match_result_text(match))
+            + reason,
+            url=reverse("match-detail", args=[match.pk]),
+        )
+        for reg in _players(match)
+    ]
+    return notify(kind="result_changed", items=items)
 
 
 def standings_published(event: Event, round_number: int) -> int:

@@ -15,6 +15,7 @@ from itertools import groupby
 
 from django.utils import timezone
 
+from league.editions import event_edition
 from league.models import Division, Event
 
 from .models import Game, Match
@@ -51,6 +52,18 @@ def game_text(game: dict, names: dict[str, str]) -> str:
             else f" ({reason})"
         )
     return text
+
+
+def settles_top_cut(game: Game, match: Match, event: Event) -> bool:
+    """Whether a game of its own (not a replay) is the top cut's sudden death: the game that
+    settles a level match (`rules.results`), beyond the match's games or played with the
+    event's sudden-death Prize count where that differs from the format's."""
+    if game.sequence or match.round.stage != "top_cut":
+        return False
+    if game.number > event.best_of:
+        return True
+    format_prizes = event.format.prizes if event.format_id else None
+    return event.sudden_death_prizes != format_prizes and game.prizes == event.sudden_death_prizes
 
 
 def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
@@ -131,6 +144,31 @@ def seconds_left(round_, *, now=None, extra_minutes: int = 0) -> int | None:
     return max(0, int((ends_at - (now or timezone.now())).total_seconds()))
 
 
+def overtime(round_, *, now=None, extra_minutes: int = 0) -> dict | None:
+    """The end of round of the event's rule edition, for a running clock: the turns after
+    time and the overtime clock (`seconds`: left on it once time is called, else None).
+    None when the edition has no turns (the older sudden-death reading)."""
+    if round_.status != round_.Status.RUNNING or not round_.ends_at:
+        return None
+    end = event_edition(round_.event).edition.end_of_round
+    if not end.has_turns:
+        return None
+    called = round_.ends_at + timedelta(minutes=extra_minutes)
+    now = now or timezone.now()
+    seconds = None
+    if now >= called:
+        over = called + timedelta(minutes=end.overtime_minutes)
+        seconds = max(0, int((over - now).total_seconds()))
+    return {
+        "turns": end.turns or f"{end.extra_turns} more turn{'s' if end.extra_turns != 1 else ''}",
+        "minutes": end.overtime_minutes,
+        "seconds": seconds,
+        # the overtime clock's seconds from when time is called (or from now, once called)
+        "clock": seconds if seconds is not None else end.overtime_minutes * 60,
+        "text": f"{seconds // 60}:{seconds % 60:02d}" if seconds is not None else "",
+    }
+
+
 def match_card(match: Match, registration_id: int, *, now=None) -> dict:
     """What the "your match" card shows: round, table, opponent, the round clock (seconds
     left while it runs), the result so far and whether the player can still report."""
@@ -147,6 +185,7 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
         "remaining": remaining,
         "remaining_text": clock,
         "extra_minutes": match.extra_minutes,
+        "overtime": overtime(match.round, now=now, extra_minutes=match.extra_minutes),
         "result": result,
         "kind": kind,
         "can_report": match.player_b_id is not None and match.status != Match.Status.FINAL,

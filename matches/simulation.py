@@ -178,12 +178,13 @@ def simulation_season(staff) -> Season:
 def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, drop_rate: float = 0.03,
                    season: Season | None = None, staff=None, name: str | None = None,
                    stop_after_round: int | None = None, report_share: float = 0.0,
-                   emails: bool = False, progress=None) -> SimulationReport:  # fmt: skip
+                   emails: bool = False, progress=None, days: int = 1) -> SimulationReport:  # fmt: skip
     """Create an event in `season` (a simulation league by default) and play it through.
     `players` is a count of new players or a list of existing ones; `stop_after_round`
     leaves the event running after that round's results (for demos), with the next round
     paired, published and `report_share` of its results reported; `emails` gives new
-    players e-mail addresses, so notifications are mailed too, not only put in inboxes."""
+    players e-mail addresses, so notifications are mailed too, not only put in inboxes;
+    `days=2` plays a two-day event (day 2 by the rule edition's match points)."""
     rng = random.Random(seed)
     ensure_default_formats()
     staff = staff or organiser()
@@ -194,7 +195,7 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
     event = Event.objects.create(
         season=season, name=name or f"Simulated event {count}p seed {seed}", slug=slugify(f"sim-{stamp}"),
         format=fmt, best_of=best_of, seed=str(seed), starts_at=timezone.now(),
-        deck_deadline=timezone.now() + timedelta(days=1),
+        deck_deadline=timezone.now() + timedelta(days=1), days=days,
     )  # fmt: skip
     report = SimulationReport(event=event)
     decks = legal_sample_decks(fmt) or [""]

@@ -32,6 +32,9 @@ class NotificationKind(models.TextChoices):
     STANDINGS_PUBLISHED = "standings_published", "Standings published"
     JUDGE_CALL = "judge_call", "Judge called to a table (staff)"
     WEBHOOK_PAUSED = "webhook_paused", "Webhook paused"
+    RESULT_CHANGED = "result_changed", "Your result changed (staff or a penalty)"
+    PENALTY = "penalty", "A penalty issued to you"
+    JUDGE_CALL_TAKEN = "judge_call_taken", "Your judge call taken or closed"
 
 
 class EmailStatus(models.TextChoices):
@@ -42,11 +45,17 @@ class EmailStatus(models.TextChoices):
 
 
 #: Kinds e-mailed to a user who never saved preferences: everything except the round clock
-#: and judge calls, which are stale by the time an e-mail is read (the inbox shows them).
+#: and judge calls (to staff, and "taken" to the caller), which are stale by the time an
+#: e-mail is read (the inbox shows them).
 DEFAULT_EMAIL_KINDS: tuple[str, ...] = tuple(
     kind
     for kind in NotificationKind.values
-    if kind not in (NotificationKind.ROUND_CLOCK, NotificationKind.JUDGE_CALL)
+    if kind
+    not in (
+        NotificationKind.ROUND_CLOCK,
+        NotificationKind.JUDGE_CALL,
+        NotificationKind.JUDGE_CALL_TAKEN,
+    )
 )
 
 

@@ -196,8 +196,17 @@ class _FormatCache:
         self.memo: dict[object, object] = {}
 
 
-_BASIC_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness",
-                "Metal", "Fairy")  # fmt: skip
+_BASIC_TYPES = (
+    "Grass",
+    "Fire",
+    "Water",
+    "Lightning",
+    "Psychic",
+    "Fighting",
+    "Darkness",
+    "Metal",
+    "Fairy",
+)
 
 
 def basic_energy_type(card: CardRecord) -> str:

@@ -29,6 +29,7 @@ formats in the database (`decks.Format`, migration `0003_format_rules`), not her
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = [
@@ -155,3 +156,23 @@ PRESETS: dict[str, FormatRules] = {
     "basic-1999": BASIC_1999,
     "rules-2011": RULES_2011,
 }
+
+
+#: A play note's own words for sudden death: a whole note ("Sudden death: …"), or the
+#: clause after "otherwise" in the note on winning both ways.
+_SUDDEN_DEATH_NOTE = re.compile(r"^sudden death\b", re.IGNORECASE)
+_SUDDEN_DEATH_CLAUSE = re.compile(r"[;,]\s*otherwise\b[^.]*sudden death.*$", re.IGNORECASE)
+
+
+def notes_apart_from_sudden_death(notes: tuple[str, ...] | list[str]) -> list[str]:
+    """The play notes without what they say about sudden death. An event says how its
+    sudden death is played (`Event.sudden_death_style`: a new game, or the 1996 game that
+    goes on), and that is what its results follow; a format's note saying otherwise would
+    contradict it on the same page."""
+    kept = []
+    for note in notes:
+        if _SUDDEN_DEATH_NOTE.match(note):
+            continue
+        trimmed = _SUDDEN_DEATH_CLAUSE.sub(".", note)
+        kept.append(trimmed)
+    return kept

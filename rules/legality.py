@@ -187,8 +187,9 @@ def check_deck(
         found = _resolve(line, index, fmt, memo)
         rec = found.rec
         if rec is not None:
-            resolved.append(_Resolved(line, rec, rec.norm_name, found.legal, found.banned,
-                                      found.by_name))  # fmt: skip
+            resolved.append(
+                _Resolved(line, rec, rec.norm_name, found.legal, found.banned, found.by_name)
+            )
         else:
             # A line that names no card counts toward the 60 and nothing else: no copy
             # limit, no claim about Basic Pokémon or Energy that it could make false.

@@ -197,11 +197,23 @@ def resolve_line(
         if len({r.norm_name for r in cards}) == 1:
             return _pinned(index, fmt, exact[0])
         if exact:
-            return Resolution(None, True, False, False, "printing-mismatch",
-                              f"{label} is more than one card ({_printings_phrase(exact)}); "
-                              f"write the card's name before the set code.")  # fmt: skip
-        return Resolution(None, True, False, False, "unknown-card",
-                          f"there is no card {label}. Check the set code and number.")  # fmt: skip
+            return Resolution(
+                None,
+                True,
+                False,
+                False,
+                "printing-mismatch",
+                f"{label} is more than one card ({_printings_phrase(exact)}); "
+                f"write the card's name before the set code.",
+            )
+        return Resolution(
+            None,
+            True,
+            False,
+            False,
+            "unknown-card",
+            f"there is no card {label}. Check the set code and number.",
+        )
 
     agree = [r for r in found if names_agree(index, name, r)]
     if agree:
@@ -220,38 +232,65 @@ def resolve_line(
     if exact:
         pinned = next((r for r in exact if _same_but_marks(name, r)), None)
         if pinned is not None:
-            return _pinned(index, fmt, pinned, "printing-corrected",
-                           f"{label} is {pinned.name}; read as that card (the line says "
-                           f"{name}, without its mark). Write {pinned.name}.")  # fmt: skip
+            return _pinned(
+                index,
+                fmt,
+                pinned,
+                "printing-corrected",
+                f"{label} is {pinned.name}; read as that card (the line says "
+                f"{name}, without its mark). Write {pinned.name}.",
+            )
         other = exact[0]
         if candidates:
             in_set = index.in_sets(code, candidates[0].norm_name)
             if in_set and len(_distinct_cards(index, in_set)) == 1:
                 # The set holds the written name: that printing, not some other one.
-                return _pinned(index, fmt, in_set[0], "printing-corrected",
-                               f"{label} is {other.name}, not {name}; read as "
-                               f"{in_set[0].name} ({in_set[0].printing}), the {name} of "
-                               f"that set. Fix the number.")  # fmt: skip
+                return _pinned(
+                    index,
+                    fmt,
+                    in_set[0],
+                    "printing-corrected",
+                    f"{label} is {other.name}, not {name}; read as "
+                    f"{in_set[0].name} ({in_set[0].printing}), the {name} of "
+                    f"that set. Fix the number.",
+                )
             hint = f"; in that set {name} is {_printings_phrase(in_set)}" if in_set else ""
             resolved = _by_name(index, fmt, name, candidates)
-            return Resolution(resolved.rec, resolved.legal, resolved.banned, True,
-                              "printing-mismatch",
-                              f"{label} is {other.name}, not {name}{hint}. Read as {name} by "
-                              f"its name; fix the set code and number.")  # fmt: skip
+            return Resolution(
+                resolved.rec,
+                resolved.legal,
+                resolved.banned,
+                True,
+                "printing-mismatch",
+                f"{label} is {other.name}, not {name}{hint}. Read as {name} by "
+                f"its name; fix the set code and number.",
+            )
         close = next((r for r in exact if _misspelt(name, r)), None)
         if close is not None:
-            return _pinned(index, fmt, close, "printing-corrected",
-                           f"{label} is {close.name}; read as that card (the line says "
-                           f"{name}). Check the spelling.")  # fmt: skip
-        return Resolution(None, True, False, False, "unknown-card",
-                          f"{label} is {other.name}, and no card is named {name}.",
-                          suggest_for=name)  # fmt: skip
+            return _pinned(
+                index,
+                fmt,
+                close,
+                "printing-corrected",
+                f"{label} is {close.name}; read as that card (the line says "
+                f"{name}). Check the spelling.",
+            )
+        return Resolution(
+            None,
+            True,
+            False,
+            False,
+            "unknown-card",
+            f"{label} is {other.name}, and no card is named {name}.",
+            suggest_for=name,
+        )
     if not candidates:
         what = f"{name} {label}"
         if not index.sets_for_code(code):
             what = f"{name} (and no set has the code {code})"
-        return Resolution(None, True, False, False, "unknown-card", f"there is no card {what}.",
-                          suggest_for=name)  # fmt: skip
+        return Resolution(
+            None, True, False, False, "unknown-card", f"there is no card {what}.", suggest_for=name
+        )
 
     missing = (
         f"there is no card {label}" if index.sets_for_code(code) else f"no set has the code {code}"
@@ -260,12 +299,23 @@ def resolve_line(
     if in_set:
         cards = _distinct_cards(index, in_set)
         if len(cards) == 1:
-            return _pinned(index, fmt, in_set[0], "printing-corrected",
-                           f"{missing}; read as {in_set[0].name} ({in_set[0].printing}), the "
-                           f"{name} of that set. Check the number.")  # fmt: skip
-        return Resolution(None, True, False, False, "ambiguous-card",
-                          f"{missing}; {name} in that set is {_printings_phrase(cards)}. "
-                          f"Write the number of yours.")  # fmt: skip
+            return _pinned(
+                index,
+                fmt,
+                in_set[0],
+                "printing-corrected",
+                f"{missing}; read as {in_set[0].name} ({in_set[0].printing}), the "
+                f"{name} of that set. Check the number.",
+            )
+        return Resolution(
+            None,
+            True,
+            False,
+            False,
+            "ambiguous-card",
+            f"{missing}; {name} in that set is {_printings_phrase(cards)}. "
+            f"Write the number of yours.",
+        )
     resolved = _by_name(index, fmt, name, candidates)
     rec = resolved.rec
     cards = _distinct_cards(index, candidates)
@@ -275,9 +325,14 @@ def resolve_line(
         if others
         else " Check the set code and number."
     )
-    return Resolution(rec, resolved.legal, resolved.banned, True, "printing-corrected",
-                      f"{missing}; read as {rec.name} by its name (for example "
-                      f"{rec.printing}).{also}")  # fmt: skip
+    return Resolution(
+        rec,
+        resolved.legal,
+        resolved.banned,
+        True,
+        "printing-corrected",
+        f"{missing}; read as {rec.name} by its name (for example {rec.printing}).{also}",
+    )
 
 
 _MARKS_RE = re.compile(r"\s*[★◇δ]")
@@ -323,8 +378,15 @@ def _resolve_pseudo_energy(index: CardIndex, fmt: FormatSpec, name: str, number:
         return _by_name(index, fmt, written, basic)
     if candidates:
         return _by_name(index, fmt, written, candidates)
-    return Resolution(None, True, False, False, "unknown-card",
-                      f"there is no card {name} (Energy {number}).", suggest_for=name)  # fmt: skip
+    return Resolution(
+        None,
+        True,
+        False,
+        False,
+        "unknown-card",
+        f"there is no card {name} (Energy {number}).",
+        suggest_for=name,
+    )
 
 
 def _resolve_name(index: CardIndex, fmt: FormatSpec, name: str) -> Resolution:
@@ -336,5 +398,6 @@ def _resolve_name(index: CardIndex, fmt: FormatSpec, name: str) -> Resolution:
         candidates = index.by_name(match.group("name"))
         if candidates:
             return _by_name(index, fmt, match.group("name"), candidates)
-    return Resolution(None, True, False, False, "unknown-card", f"there is no card {name}.",
-                      suggest_for=name)  # fmt: skip
+    return Resolution(
+        None, True, False, False, "unknown-card", f"there is no card {name}.", suggest_for=name
+    )

@@ -34,6 +34,15 @@ without a winner. A drawn game counts as a game win for nobody: a best of 1 is t
 in Swiss, and in the top cut the level match goes on with a tiebreaker game; in a best of
 3 the match goes on to its next game. A draw is refused anywhere else (`invalid-result`).
 
+The end of a round as the event's rule edition has it (`rules.editions.EndOfRound`): after
+time and the extra turns, a game still unfinished is reported `"tie"` with who was ahead
+on Prizes (`GameResult.ahead`: `"a"`, `"b"` or `"level"`). Where the edition says so
+(`swiss_no_winner="prizes"`) the player ahead wins that Swiss game (reason
+`"prizes_ahead"`); by default (`"draw"`) it stays a tie. In the top cut with
+`top_cut_no_winner="prizes"` the player ahead wins the game, and when level "play continues
+until a Prize is taken" (`GameResult.next_prize`, reason `"next_prize"`); the older reading
+(`"sudden_death"`) keeps the sudden-death game below.
+
 Best of 1: the winner of the game wins the match. Best of 3: the first to two game wins.
 At time (`at_time`): in Swiss, the player with more game wins wins and level game wins make
 a tie; in the top cut a level match is decided by a sudden-death game. An intentional draw
@@ -55,7 +64,12 @@ from dataclasses import dataclass
 from .errors import RulesError
 
 OUTCOMES = ("a", "b", "both_won", "tie", "double_loss", "draw")
-REASONS = ("played", "no_show", "penalty", "conceded", "both_ways")
+REASONS = ("played", "no_show", "penalty", "conceded", "both_ways", "prizes_ahead", "next_prize")
+#: Who was ahead on Prizes when a game was unfinished after the turns.
+AHEAD = ("a", "b", "level")
+#: What a game with no winner after the turns is (`rules.editions.EndOfRound`).
+SWISS_NO_WINNER = ("draw", "prizes")
+TOP_CUT_NO_WINNER = ("sudden_death", "prizes")
 FULL_PRIZES = 6
 #: How sudden death is played: a new game with the event's Prize count (1999, 2011, the
 #: tournament handbook), or the same game going on (1996).
@@ -70,6 +84,8 @@ class GameResult:
     reason: str = "played"
     prizes: int | None = None  # None: filled in (the format's, or the event's sudden-death count)
     ways: tuple[int, int] | None = None  # a "both_won" game: how many ways a and b each won
+    ahead: str | None = None  # an unfinished game after the turns: "a", "b" or "level"
+    next_prize: str | None = None  # top cut, level: who took the next Prize ("a" or "b")
 
 
 @dataclass(frozen=True)
@@ -131,6 +147,8 @@ def resolve_match(
     prizes: int = FULL_PRIZES,
     sudden_death: str = "new_game",
     both_ways: bool = True,
+    swiss_no_winner: str = "draw",
+    top_cut_no_winner: str = "sudden_death",
 ) -> Resolution:
     """Place `games` in their slots and decide the match. Raises `RulesError` with code
     `invalid-result` for a list that cannot have happened (a game after the match was
@@ -151,6 +169,8 @@ def resolve_match(
         )
     if sudden_death not in SUDDEN_DEATH_STYLES:
         raise RulesError("invalid-result", f"Unknown sudden-death style {sudden_death!r}.")
+    if swiss_no_winner not in SWISS_NO_WINNER or top_cut_no_winner not in TOP_CUT_NO_WINNER:
+        raise RulesError("invalid-result", "Unknown end-of-round rule.")
     continues = sudden_death == "continue"
     if intentional_draw:
         if top_cut:
@@ -190,6 +210,13 @@ def resolve_match(
                 + ("." if continues else "; this event plays sudden death as a new game."),
             )
         outcome, reason = game.outcome, game.reason
+        if outcome == "tie":
+            rule = top_cut_no_winner if top_cut else swiss_no_winner
+            outcome, reason = _after_the_turns(game, index, top_cut=top_cut, rule=rule)
+        elif game.ahead is not None or game.next_prize is not None:
+            raise RulesError(
+                "invalid-result", f"Game {index}: Prizes ahead belong to a game unfinished at time."
+            )
         if reason == "both_ways" and not both_ways:
             raise RulesError(
                 "invalid-result",
@@ -243,22 +270,37 @@ def resolve_match(
 
     if replay_pending and continues:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
-            NextGame(number, sequence, CONTINUATION_PRIZES,
-                     "both players won at once: sudden death, the game goes on"),
-        )  # fmt: skip
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
+            NextGame(
+                number,
+                sequence,
+                CONTINUATION_PRIZES,
+                "both players won at once: sudden death, the game goes on",
+            ),
+        )
     if replay_pending:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
-            NextGame(number, sequence, sudden_death_prizes, "both players won at once: sudden death"),
-        )  # fmt: skip
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
+            NextGame(
+                number, sequence, sudden_death_prizes, "both players won at once: sudden death"
+            ),
+        )
     if a_wins >= need or b_wins >= need:
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
     if top_cut and _level_and_over(placed, a_wins, b_wins, best_of) and not at_time:
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
             NextGame(number, 0, sudden_death_prizes, "no winner in the top cut: a tiebreaker game"),
-        )  # fmt: skip
+        )
     if best_of == 1 and placed and placed[-1].outcome == "double_loss":
         return Resolution("double_loss", 0, 0, tuple(placed), None)
     if best_of == 1 and placed and placed[-1].outcome == "draw":
@@ -269,18 +311,52 @@ def resolve_match(
         if not top_cut:
             return Resolution("tie", a_wins, b_wins, tuple(placed), None)
         return Resolution(
-            None, a_wins, b_wins, tuple(placed),
+            None,
+            a_wins,
+            b_wins,
+            tuple(placed),
             NextGame(number, 0, sudden_death_prizes, "level at time in the top cut: sudden death"),
-        )  # fmt: skip
+        )
     if best_of == 3 and len([g for g in placed if not g.is_replay]) >= 3:
         # Three games with double losses and no winner: nobody can reach two wins.
         if a_wins == b_wins:
             return Resolution(
                 "double_loss" if a_wins == 0 and not draws else "tie",
-                a_wins, b_wins, tuple(placed), None,
-            )  # fmt: skip
+                a_wins,
+                b_wins,
+                tuple(placed),
+                None,
+            )
         return Resolution("a" if a_wins > b_wins else "b", a_wins, b_wins, tuple(placed), None)
     return Resolution(None, a_wins, b_wins, tuple(placed), NextGame(number, 0, prizes, "next game"))
+
+
+def _after_the_turns(game: GameResult, index: int, *, top_cut: bool, rule: str) -> tuple[str, str]:
+    """The outcome and reason of a game unfinished after the turns, by the edition's rule
+    (`rule`: `swiss_no_winner` in Swiss, `top_cut_no_winner` in the top cut)."""
+    if game.ahead is not None and game.ahead not in AHEAD:
+        raise RulesError("invalid-result", f"Game {index}: ahead must be a, b or level.")
+    if game.next_prize is not None and game.next_prize not in ("a", "b"):
+        raise RulesError("invalid-result", f"Game {index}: the next Prize was taken by a or b.")
+    if rule not in ("prizes",):
+        return "tie", game.reason  # a draw (Swiss) or the older sudden death (top cut)
+    if game.ahead in ("a", "b"):
+        return game.ahead, "prizes_ahead"
+    if not top_cut:
+        return "tie", game.reason  # level on Prizes in Swiss: a draw
+    if game.ahead is None:
+        raise RulesError(
+            "invalid-result",
+            f"Game {index} was unfinished after the turns: say who was ahead on Prizes "
+            "(or that it was level).",
+        )
+    if game.next_prize is None:
+        raise RulesError(
+            "invalid-result",
+            f"Game {index} was level on Prizes: play continues until a Prize is taken. Who "
+            "took it?",
+        )
+    return game.next_prize, "next_prize"
 
 
 def _prize_cards(n: int) -> str:
@@ -313,8 +389,10 @@ def _level_and_over(placed: list[PlayedGame], a_wins: int, b_wins: int, best_of:
 
 
 def games_from_payload(payload: object) -> list[GameResult]:
-    """Read the games of a report (`[{"outcome", "reason"?, "prizes"?, "ways"?}, ...]`);
-    `ways` (a `"both_won"` game) is `{"a": 1|2, "b": 1|2}`."""
+    """Read the games of a report (`[{"outcome", "reason"?, "prizes"?, "ways"?, "ahead"?,
+    "next_prize"?}, ...]`); `ways` (a `"both_won"` game) is `{"a": 1|2, "b": 1|2}`; `ahead`
+    (a game unfinished after the turns) is `"a"`, `"b"` or `"level"`, `next_prize` `"a"` or
+    `"b"`."""
     if not isinstance(payload, list):
         raise RulesError("invalid-result", "The games must be a list.")
     games = []
@@ -341,27 +419,55 @@ def games_from_payload(payload: object) -> list[GameResult]:
                     "invalid-result", f"Game {index}: ways belong to a game both players won."
                 )
             ways = (ways["a"], ways["b"])
+        ahead, next_prize = item.get("ahead"), item.get("next_prize")
+        if ahead is not None and ahead not in AHEAD:
+            raise RulesError("invalid-result", f"Game {index}: ahead must be a, b or level.")
+        if next_prize is not None and next_prize not in ("a", "b"):
+            raise RulesError("invalid-result", f"Game {index}: next_prize must be a or b.")
         games.append(
-            GameResult(str(item["outcome"]), str(item.get("reason", "played")), prizes, ways)
+            GameResult(
+                str(item["outcome"]),
+                str(item.get("reason", "played")),
+                prizes,
+                ways,
+                ahead=ahead,
+                next_prize=next_prize,
+            )
         )
     return games
 
 
-def result_snapshot(*, result: str, games: Sequence, at_time: bool, intentional_draw: bool) -> dict:
+def result_snapshot(
+    *,
+    result: str,
+    games: Sequence,
+    at_time: bool,
+    intentional_draw: bool,
+    extra_turns: int | None = None,
+) -> dict:
     """A result in the one form that reports, the result history and the pages store and
     compare: `{"result", "games": [{"number", "sequence", "outcome", "reason", "prizes"}],
-    "at_time", "intentional_draw"}`. `games` are anything with those attributes (the
-    `PlayedGame`s of a `Resolution`, or stored game rows), in the order played."""
-    return {
+    "at_time", "intentional_draw"}`, and `"extra_turns"` when the turns played after time
+    were reported. `games` are anything with those attributes (the `PlayedGame`s of a
+    `Resolution`, or stored game rows), in the order played."""
+    snapshot = {
         "result": result,
         "games": [
-            {"number": g.number, "sequence": g.sequence, "outcome": g.outcome, "reason": g.reason,
-             "prizes": g.prizes}
+            {
+                "number": g.number,
+                "sequence": g.sequence,
+                "outcome": g.outcome,
+                "reason": g.reason,
+                "prizes": g.prizes,
+            }
             for g in games
         ],
         "at_time": bool(at_time),
         "intentional_draw": bool(intentional_draw),
-    }  # fmt: skip
+    }
+    if extra_turns is not None:
+        snapshot["extra_turns"] = extra_turns
+    return snapshot
 
 
 def same_result(first: dict | None, second: dict | None) -> bool:

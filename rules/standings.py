@@ -546,11 +546,18 @@ class _Standings:
         make = _standing_factory()
         return [
             make(
-                players[i], rank, points[i], wins[i], losses[i], ties[i],
-                owp_out[i], oowp_out[i], drop_at[i] > 0,
+                players[i],
+                rank,
+                points[i],
+                wins[i],
+                losses[i],
+                ties[i],
+                owp_out[i],
+                oowp_out[i],
+                drop_at[i] > 0,
             )
             for rank, i in enumerate(order, start=1)
-        ]  # fmt: skip
+        ]
 
     def _head_to_head(self, duels: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
         """For each (x, y): > 0 if x won more of their matches against y than y did, < 0 for

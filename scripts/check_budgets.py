@@ -2,7 +2,7 @@
 
 - no module of application code over `MAX_MODULE_LINES` lines (rules/, migrations and tests
   aside): a module that grows past it holds more than one concern and is split;
-- at most `FMT_SKIP_BUDGET` `# fmt: skip` markers in application code (tests and migrations
+- at most `FMT_SKIP_BUDGET` of ruff's skip markers (`MARK`) in application code (tests and migrations
   aside): the formatter decides the layout, and a hand-kept table is the rare exception.
 
 Prints what is over and exits 1; prints one line and exits 0 otherwise.
@@ -16,6 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAX_MODULE_LINES = 450
 FMT_SKIP_BUDGET = 40
+#: The marker counted, spelled in two halves so that this file does not count itself.
+MARK = "# fmt" + ": skip"
 SKIPPED_DIRS = {".venv", "var", "node_modules", ".git", "tests", "migrations", "__pycache__"}
 
 
@@ -36,7 +38,7 @@ def main() -> int:
     for path in application_modules():
         text = path.read_text(encoding="utf-8")
         rel = path.relative_to(ROOT)
-        skips += text.count("# fmt: skip")
+        skips += text.count(MARK)
         lines = text.count("\n")
         if rel.parts[0] != "rules" and lines > MAX_MODULE_LINES:
             problems.append(
@@ -44,7 +46,7 @@ def main() -> int:
             )
     if skips > FMT_SKIP_BUDGET:
         problems.append(
-            f"{skips} `# fmt: skip` in application code (at most {FMT_SKIP_BUDGET}): "
+            f"{skips} `{MARK}` in application code (at most {FMT_SKIP_BUDGET}): "
             "let ruff format lay the code out"
         )
     for line in problems:
@@ -52,7 +54,7 @@ def main() -> int:
     if problems:
         return 1
     print(
-        f"budgets: modules within {MAX_MODULE_LINES} lines, {skips} `# fmt: skip` of {FMT_SKIP_BUDGET}"
+        f"budgets: modules within {MAX_MODULE_LINES} lines, {skips} `{MARK}` of {FMT_SKIP_BUDGET}"
     )
     return 0
 

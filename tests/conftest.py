@@ -6,6 +6,7 @@ real broker (`CELERY_BROKER_URL`), reading the same test database, so it must co
 (`transactional_db`).
 """
 
+import itertools
 import os
 import subprocess
 import sys
@@ -83,6 +84,21 @@ def _page_versions_follow_each_write(request, monkeypatch):
 
     monkeypatch.setattr(page_cache, "bump_on_commit", bump_now_and_on_commit)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _rule_editions_are_per_test(request):
+    """The rule editions are kept in the shared cache and dropped when a row is saved; a
+    test's rows are rolled back without a signal, so the next test starts without them."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.core.cache import cache
+
+    from league.editions import CACHE_KEY
+
+    yield
+    cache.delete(CACHE_KEY)
 
 
 @pytest.fixture(autouse=True)
@@ -170,27 +186,67 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_queue):
 
 
 @pytest.fixture
+def make_user(db):
+    """`make_user(username=None, **fields)`: an account with an unusable password (tests
+    sign in with `force_login`) and an address `<username>@example.org` unless `email`
+    is given (`email=""` for none)."""
+    from tests.factories import UserFactory
+
+    numbers = itertools.count(1)
+
+    def make(username: str | None = None, *, email: str | None = None, **fields):
+        username = username or f"player{next(numbers)}-{uuid.uuid4().hex[:6]}"
+        return UserFactory(
+            username=username,
+            email=f"{username}@example.org" if email is None else email,
+            **fields,
+        )
+
+    return make
+
+
+@pytest.fixture
+def cards(db):
+    """The project's sample card set and the default formats (Standard, Expanded, ...)."""
+    from decks.services import ensure_default_formats
+    from tests.factories import sample_cards
+
+    sample_cards()
+    ensure_default_formats()
+
+
+@pytest.fixture
 def staff(db):
+    """The organiser of `league`."""
     from tests.factories import UserFactory
 
     return UserFactory(username="organiser")
 
 
 @pytest.fixture
-def make_event(db, staff):
-    """`make_event(players=8, **event_fields)` → (event, [registrations]): an event in a
-    league organised by `staff`, with checked-in players who have site accounts."""
-    from league.models import Registration
-    from tests.factories import EventFactory, LeagueFactory, RegistrationFactory, SeasonFactory
+def league(db, staff):
+    from tests.factories import LeagueFactory
 
-    def make(players: int = 8, **fields):
-        league = LeagueFactory(organisers=[staff])
-        event = EventFactory(season=SeasonFactory(league=league), **fields)
-        regs = [
-            RegistrationFactory(event=event, status=Registration.Status.CHECKED_IN)
-            for _ in range(players)
-        ]
-        return event, regs
+    return LeagueFactory(organisers=[staff])
+
+
+@pytest.fixture
+def season(league):
+    from tests.factories import SeasonFactory
+
+    return SeasonFactory(league=league)
+
+
+@pytest.fixture
+def make_event(season):
+    """`make_event(players=0, **event_fields)` → (event, [registrations]): an event of
+    `season` (a league organised by `staff`; the page tests' own league in `tests/pages`)
+    with `players` checked-in players who have site accounts."""
+    from tests.factories import EventFactory, checked_in_players
+
+    def make(players: int = 0, **fields):
+        event = EventFactory(**{"season": season, **fields})
+        return event, checked_in_players(event, players)
 
     return make
 

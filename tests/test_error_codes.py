@@ -44,6 +44,7 @@ CODES = {
     "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
     "unknown-format", "unknown-kind", "unknown-player",
+    "bad-edition", "no-tardiness-rule", "not-late-yet",
     "already-staff", "invalid-staff-role", "last-organiser", "unknown-user",
 }  # fmt: skip
 

@@ -141,23 +141,42 @@ class _Writer:
         top = _MARGIN
         pdf.set_fill_color(*_INK)
         pdf.rect(_MARGIN, top, _WIDTH, 11, style="F")
-        self.text_at(_MARGIN + 3, top + 4.2, "POKÉMON TRADING CARD GAME", size=6.5,
-                     color=(255, 255, 255))  # fmt: skip
-        self.text_at(_MARGIN + 3, top + 9, "DECK REGISTRATION SHEET", size=13, bold=True,
-                     color=(255, 255, 255))  # fmt: skip
-        self.right_at(_PAGE_W - _MARGIN - 3, top + 7.2, "Play! Pokémon", size=9, bold=True,
-                      color=(255, 255, 255))  # fmt: skip
+        self.text_at(
+            _MARGIN + 3, top + 4.2, "POKÉMON TRADING CARD GAME", size=6.5, color=(255, 255, 255)
+        )
+        self.text_at(
+            _MARGIN + 3,
+            top + 9,
+            "DECK REGISTRATION SHEET",
+            size=13,
+            bold=True,
+            color=(255, 255, 255),
+        )
+        self.right_at(
+            _PAGE_W - _MARGIN - 3,
+            top + 7.2,
+            "Play! Pokémon",
+            size=9,
+            bold=True,
+            color=(255, 255, 255),
+        )
         y = top + 13
-        y = self.boxes(y, [
-            ("Player name", sheet.player_name, _WIDTH - 80),
-            ("Player ID", sheet.player_id, 40),
-            ("Date of birth", sheet.birth_date, 40),
-        ])  # fmt: skip
-        y = self.boxes(y, [
-            ("Event", event_name, _WIDTH - 80),
-            ("Event date", sheet.event_date or subtitle, 40),
-            ("Judge initials (deck check)", "", 40),
-        ])  # fmt: skip
+        y = self.boxes(
+            y,
+            [
+                ("Player name", sheet.player_name, _WIDTH - 80),
+                ("Player ID", sheet.player_id, 40),
+                ("Date of birth", sheet.birth_date, 40),
+            ],
+        )
+        y = self.boxes(
+            y,
+            [
+                ("Event", event_name, _WIDTH - 80),
+                ("Event date", sheet.event_date or subtitle, 40),
+                ("Judge initials (deck check)", "", 40),
+            ],
+        )
         return self.divisions(y, sheet.division)
 
     def boxes(self, y: float, boxes: list[tuple[str, str, float]]) -> float:
@@ -184,8 +203,9 @@ class _Writer:
                 pdf.line(x + 0.6, y + 2.6, x + 3.4, y + 5.4)
                 pdf.line(x + 0.6, y + 5.4, x + 3.4, y + 2.6)
                 pdf.set_line_width(0.3)
-            self.text_at(x + 6, y + 5.4, name, size=9.5, bold=division.lower().startswith(
-                name.lower()[:5]))  # fmt: skip
+            self.text_at(
+                x + 6, y + 5.4, name, size=9.5, bold=division.lower().startswith(name.lower()[:5])
+            )
             x += 38
         return y + h
 
@@ -278,18 +298,24 @@ class _Writer:
         white = (255, 255, 255)
         self.text_at(x + 1.5, y + bar - 1.3, title.upper(), size=size, bold=True, color=white)
         if count != "":
-            self.right_at(x + _COLUMN_W - 1.5, y + bar - 1.3, f"{count} card{'' if count == 1 else 's'}", size=size - 1,
-                          bold=True, color=white)  # fmt: skip
+            self.right_at(
+                x + _COLUMN_W - 1.5,
+                y + bar - 1.3,
+                f"{count} card{'' if count == 1 else 's'}",
+                size=size - 1,
+                bold=True,
+                color=white,
+            )
         pdf.set_fill_color(*_HEAD_BG)
         pdf.rect(x, y + bar, _COLUMN_W, height - bar, style="DF")
         base = y + height - 1.0
         small = max(5.5, size - 3)
         self.text_at(x + 1.2, base, "QTY", size=small, bold=True, color=_MUTED)
         self.text_at(x + _QTY_W + 1.5, base, "NAME", size=small, bold=True, color=_MUTED)
-        self.text_at(x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, "SET", size=small, bold=True,
-                     color=_MUTED)  # fmt: skip
-        self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, "NO.", size=small, bold=True,
-                     color=_MUTED)  # fmt: skip
+        self.text_at(
+            x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, "SET", size=small, bold=True, color=_MUTED
+        )
+        self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, "NO.", size=small, bold=True, color=_MUTED)
 
     def card_row(self, x: float, y: float, height: float, line: SheetLine | None, size: float):
         """One ruled row: quantity, name, set and collector number (an empty row when
@@ -307,8 +333,9 @@ class _Writer:
         name_w = _COLUMN_W - _QTY_W - _SET_W - _NO_W - 2.5
         self.text_at(x + _QTY_W + 1.5, base, line.name, size=size, width=name_w)
         set_code, number = printing_parts(line.printing)
-        self.text_at(x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, set_code, size=size * 0.9,
-                     width=_SET_W - 2)  # fmt: skip
+        self.text_at(
+            x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, set_code, size=size * 0.9, width=_SET_W - 2
+        )
         self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, number, size=size * 0.9, width=_NO_W - 2)
 
     def totals(self, sheet: DeckSheet) -> None:
@@ -334,6 +361,9 @@ class _Writer:
         text = f"{event_name} · {sheet.player_name}" + (f" · page {page}" if page > 1 else "")
         self.text_at(_MARGIN, _FOOTER_Y, text, size=7, color=_MUTED, width=_WIDTH * 0.6)
         self.right_at(
-            _PAGE_W - _MARGIN, _FOOTER_Y, "Checked by (judge): ______________", size=7,
+            _PAGE_W - _MARGIN,
+            _FOOTER_Y,
+            "Checked by (judge): ______________",
+            size=7,
             color=_MUTED,
-        )  # fmt: skip
+        )

@@ -74,8 +74,9 @@ def deck_sheet(
         findings=findings,
         version=version,
         submitted=f"{submitted_at.day} {submitted_at:%b %Y, %H:%M}" if submitted_at else "",
-        birth_date=birth_date, event_date=event_date,
-    )  # fmt: skip
+        birth_date=birth_date,
+        event_date=event_date,
+    )
 
 
 def sheet_lines(text: str, index: CardIndex) -> list[SheetLine]:

@@ -100,7 +100,7 @@ def call_judge(request, match_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, "A judge is on the way: please wait at your table.")
+        messages.success(request, "Your call is with the judges: please wait at your table.")
     return redirect("match-detail", match.pk)
 
 

@@ -16,12 +16,14 @@ from decks.printing import SECTIONS, sheet_lines
 from decks.services import card_index
 from league import permissions
 from league import selectors as league_selectors
+from league.editions import event_edition
 from league.view_helpers import require_visible, show_error
+from league.wording import full_stop
 from matches.models import Match
 from matches.presenters import names_of
 from rules.errors import DomainError
 
-from .. import selectors, services
+from .. import selectors, services, tardiness
 from ..forms import DeckCheckForm, ExtensionForm, PenaltyForm
 from ..models import DeckCheck
 
@@ -41,7 +43,8 @@ def _load(request, match_id: int, action: str) -> Match:
 
 @login_required
 def match_floor(request, match_id: int):
-    """GET: the table's tools; POST `action=extend` or `action=penalty`."""
+    """GET: the table's tools; POST `action=extend`, `action=penalty` or `action=late`
+    (`side`, `never_arrived`: tardiness as the rule edition has it)."""
     match = _load(request, match_id, "penalties")
     names = names_of(match)
     extension_form = ExtensionForm()
@@ -76,7 +79,7 @@ def match_floor(request, match_id: int):
                 except DomainError as exc:
                     show_error(request, exc, form=penalty_form)
                 else:
-                    text = f"{made.label} for {made.player.name}."
+                    text = full_stop(f"{made.label} for {made.player.name}")
                     if made.penalty in ("game-loss", "match-loss", "disqualification"):
                         text += (
                             " The result was updated."
@@ -85,6 +88,19 @@ def match_floor(request, match_id: int):
                         )
                     messages.success(request, text)
                     return redirect("floor-match", match.pk)
+        elif action == "late" and request.POST.get("side") in ("a", "b"):
+            try:
+                made = tardiness.mark_late(
+                    match=match,
+                    side=request.POST["side"],
+                    by_user=request.user,
+                    never_arrived=bool(request.POST.get("never_arrived")),
+                )
+            except DomainError as exc:
+                show_error(request, exc)
+            else:
+                messages.success(request, f"{made.label} for {made.player.name}: {made.note}.")
+                return redirect("floor-match", match.pk)
         status = 400
     players = [r.player for r in (match.player_a, match.player_b) if r is not None]
     history = selectors.penalty_history(players)
@@ -98,6 +114,8 @@ def match_floor(request, match_id: int):
             "names": names,
             "extension_form": extension_form,
             "penalty_form": penalty_form,
+            "tardiness": event_edition(match.round.event).edition.tardiness,
+            "minutes_late": tardiness.minutes_late(match),
             "extensions": match.time_extensions.select_related("granted_by"),
             "histories": [{"player": p, "rows": history[p.pk]} for p in players],
             "checks": match.deck_checks.select_related("registration__player", "checked_by"),

@@ -14,7 +14,7 @@ EVENT_FIELDS = (
     "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
     "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
     "sudden_death_style",
-    "decklists_open",
+    "decklists_open", "rule_edition", "days", "day1_rounds",
 )  # fmt: skip
 
 

@@ -18,10 +18,15 @@ def record_placements(*, event: Event, placements: list[tuple[int, str, int]]) -
     table = PointsTable.from_json(event.season.points_table)
     EventPlacement.objects.filter(event=event).delete()
     EventPlacement.objects.bulk_create(
-        EventPlacement(event=event, registration_id=reg, division=division, place=place,
-                       points=table.points_for(place))
+        EventPlacement(
+            event=event,
+            registration_id=reg,
+            division=division,
+            place=place,
+            points=table.points_for(place),
+        )
         for reg, division, place in placements
-    )  # fmt: skip
+    )
     outbox.record_task("league.recompute_season_points", args=[event.season_id])
 
 
@@ -35,7 +40,13 @@ def recompute_season_points(*, season: Season) -> list[SeasonStanding]:
     rows = leaderboard(((str(p), pts) for p, pts in finishes), best=season.best_finishes)
     SeasonStanding.objects.filter(season=season).delete()
     return SeasonStanding.objects.bulk_create(
-        SeasonStanding(season=season, player_id=int(r.player), rank=r.rank, points=r.points,
-                       events_played=r.events_played, events_counted=r.events_counted)
+        SeasonStanding(
+            season=season,
+            player_id=int(r.player),
+            rank=r.rank,
+            points=r.points,
+            events_played=r.events_played,
+            events_counted=r.events_counted,
+        )
         for r in rows
-    )  # fmt: skip
+    )

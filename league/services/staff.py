@@ -53,13 +53,17 @@ def staff_of(league: League) -> list[StaffMember]:
     rows += sorted(
         (
             StaffMember(
-                user_id=r.user_id, username=r.user.get_username(), role=r.role,
-                event_id=r.event_id, event_name=r.event.name if r.event else "", role_id=r.pk,
+                user_id=r.user_id,
+                username=r.user.get_username(),
+                role=r.role,
+                event_id=r.event_id,
+                event_name=r.event.name if r.event else "",
+                role_id=r.pk,
             )
             for r in roles
         ),
         key=lambda m: (m.event_id is not None, m.event_name, m.role, m.username),
-    )  # fmt: skip
+    )
     return rows
 
 
@@ -105,9 +109,13 @@ def add_staff(
     except IntegrityError as exc:
         raise _already(user, f"a {StaffRole.Role(role).label.lower()} there") from exc
     return StaffMember(
-        user_id=user.pk, username=user.get_username(), role=role, event_id=event.pk if event else None,
-        event_name=event.name if event else "", role_id=row.pk,
-    )  # fmt: skip
+        user_id=user.pk,
+        username=user.get_username(),
+        role=role,
+        event_id=event.pk if event else None,
+        event_name=event.name if event else "",
+        role_id=row.pk,
+    )
 
 
 def _already(user, what: str) -> DomainError:

@@ -9,6 +9,7 @@ from functools import partial
 from django.db import transaction
 from django.db.models import Q
 
+from league.editions import event_edition
 from league.models import Event
 from notifications import outbox
 from rules.errors import DomainError
@@ -35,10 +36,13 @@ from .standings import finish_event, request_standings
 
 
 def _resolve(match: Match, payload: dict) -> Resolution:
-    """The payload's games decided by the event's format (its Prize cards, won both ways)
-    and its sudden death (style and Prize cards)."""
+    """The payload's games decided by the event's format (its Prize cards, won both ways),
+    its sudden death (style and Prize cards) and its rule edition's end of round (a game
+    unfinished after the turns)."""
     event = match.round.event
     rules = event.format.rules()
+    end = event_edition(event).edition.end_of_round
+    _extra_turns(payload, end)
     return resolve_match(
         games_from_payload(payload.get("games", [])),
         best_of=event.best_of,
@@ -49,7 +53,27 @@ def _resolve(match: Match, payload: dict) -> Resolution:
         prizes=rules.prizes,
         sudden_death=event.sudden_death_style,
         both_ways=rules.win_both_ways,
+        swiss_no_winner=end.swiss_no_winner,
+        top_cut_no_winner=end.top_cut_no_winner,
     )
+
+
+def _extra_turns(payload: dict, end) -> int | None:
+    """The turns played after time, as reported: a whole number up to the edition's turns,
+    and only when time was called."""
+    turns = payload.get("extra_turns")
+    if turns is None:
+        return None
+    if type(turns) is not int or not 0 <= turns <= max(end.extra_turns, 0):
+        raise DomainError(
+            "invalid-result",
+            f"The turns after time are 0 to {end.extra_turns} in this event's rules"
+            if end.has_turns
+            else "This event's rules have no extra turns after time.",
+        )
+    if not payload.get("at_time"):
+        raise DomainError("invalid-result", "Turns after time are played only when time is called.")
+    return turns
 
 
 def _canonical(resolution: Resolution, payload: dict) -> dict:
@@ -59,6 +83,7 @@ def _canonical(resolution: Resolution, payload: dict) -> dict:
         games=resolution.games,
         at_time=bool(payload.get("at_time")),
         intentional_draw=bool(payload.get("intentional_draw")),
+        extra_turns=payload.get("extra_turns"),
     )
 
 
@@ -176,6 +201,8 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
 def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match:
     """Staff enter or correct a result, in any state, even after the round closed. The
     change is kept with who and when; a disputed match is resolved and both players told;
+    a result that stood and is now different, or one a penalty decides, is told to both
+    players (`notify.result_changed`, with the note);
     the standings are recomputed (a published round's standings get a new version)."""
     match = _lock_match(match)
     _require(by_user, match.round.event, "enter-results")
@@ -184,6 +211,7 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
+    stood = stored_result(match) if match.status == Match.Status.FINAL else None
     before = winner_of(match) if match.status == Match.Status.FINAL else None
     _apply(
         match,
@@ -194,8 +222,11 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         note=note,
     )
     _carry_through_bracket(match, before, by_user=by_user)
+    by_penalty = any(g.get("reason") == "penalty" for g in payload.get("games") or [])
     if was_disputed:
         notify.dispute_resolved(match)
+    elif by_penalty or (stood is not None and stood != stored_result(match)):
+        notify.result_changed(match, why=note)
     return match
 
 
@@ -281,7 +312,7 @@ def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
         games = list(match.games.order_by("number", "sequence"))
     return result_snapshot(
         result=match.result, games=games, at_time=match.ended_at_time,
-        intentional_draw=match.intentional_draw,
+        intentional_draw=match.intentional_draw, extra_turns=match.extra_turns,
     )  # fmt: skip
 
 
@@ -306,6 +337,7 @@ def _apply(
     match.a_game_wins, match.b_game_wins = resolution.a_wins, resolution.b_wins
     match.ended_at_time = canonical["at_time"]
     match.intentional_draw = canonical["intentional_draw"]
+    match.extra_turns = canonical.get("extra_turns")
     match.status = Match.Status.FINAL
     match.save()
     ResultChange.objects.create(

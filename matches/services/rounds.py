@@ -23,7 +23,8 @@ from ..models import (
 )
 from .common import ACTIVE, _lock_event, _require, _user, winner_of
 from .standings import finish_event, request_standings, standings_rows
-from .structure import Pod, event_pods
+from .structure import Pod, day_one_of, event_pods
+from .two_day import cut_to_day_two
 
 # --- pairing ------------------------------------------------------------------------
 
@@ -51,8 +52,10 @@ def _pairing_players(event: Event, divisions: tuple[str, ...] | None) -> list[sw
         opponents[b].append(str(a))
     players = []
     for reg in regs:
-        active = reg.status in ACTIVE and (
-            not event.require_check_in or reg.status == Registration.Status.CHECKED_IN
+        active = (
+            reg.status in ACTIVE
+            and (not event.require_check_in or reg.status == Registration.Status.CHECKED_IN)
+            and not reg.finished_on_day_one
         )
         players.append(
             swiss.PairingPlayer(
@@ -113,6 +116,8 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     matches: list[Match] = []
     rematches = pair_downs = 0
     for pod in pods:
+        if day_one_of(event, pod) == number - 1:
+            cut_to_day_two(event, pod)
         players = _pairing_players(event, pod.divisions if pod.key else None)
         if sum(1 for p in players if not p.dropped) < 2:
             if pod.key:
@@ -152,16 +157,17 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     return round_
 
 
-def _pod_order(rows: list[dict], pod: Pod) -> list[int]:
-    """The pod's Swiss standings (`standings_rows`), best first (a combined pod is ranked
-    together)."""
-    return [row["registration"] for row in rows if not pod.key or row["division"] in pod.divisions]
+def _pod_order(rows: list[dict], key: str, divisions: tuple[str, ...]) -> list[int]:
+    """A bracket's Swiss standings (`standings_rows`), best first (a combined pod is ranked
+    together; an age-modified division is its players in the pod's order)."""
+    return [row["registration"] for row in rows if not key or row["division"] in divisions]
 
 
-def _pod_cut_rounds(event: Event, pod: Pod) -> list[list[Match]]:
-    """The pod's top-cut matches, a list per top-cut round it played, in table order."""
+def _pod_cut_rounds(event: Event, key: str) -> list[list[Match]]:
+    """A bracket's top-cut matches (`Pod.cut_groups`), a list per top-cut round it played,
+    in table order."""
     matches = Match.objects.filter(
-        round__event=event, round__stage=Round.Stage.TOP_CUT, division=pod.key
+        round__event=event, round__stage=Round.Stage.TOP_CUT, division=key
     ).order_by("round__number", "table")
     rounds: dict[int, list[Match]] = {}
     for m in matches:
@@ -173,20 +179,21 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
     """Pair the next top-cut round of every pod whose cut is not over: seeds from the pod's
     standings (a player who dropped gets none), then the winners of its last round. A match
     without a winner stops the bracket: `top-cut-undecided` names its table."""
-    pairs_by_pod: list[tuple[Pod, list[tuple[str, str]]]] = []
+    pairs_by_pod: list[tuple[str, list[tuple[str, str]]]] = []
     rows: list[dict] | None = None  # the standings, read once for every pod that seeds
-    for pod in pods:
-        if pod.cut < 2:
+    names = {key: pod.name for pod in pods for key, *_ in pod.cut_groups()}
+    for key, divisions, cut in (group for pod in pods for group in pod.cut_groups()):
+        if cut < 2:
             continue
-        played = _pod_cut_rounds(event, pod)
+        played = _pod_cut_rounds(event, key)
         if not played:
             active = set(
-                Registration.objects.filter(event=event, status__in=ACTIVE).values_list(
-                    "pk", flat=True
-                )
+                Registration.objects.filter(
+                    event=event, status__in=ACTIVE, finished_on_day_one=False
+                ).values_list("pk", flat=True)
             )
             rows = standings_rows(event) if rows is None else rows
-            seeds = [str(reg) for reg in _pod_order(rows, pod) if reg in active][: pod.cut]
+            seeds = [str(reg) for reg in _pod_order(rows, key, divisions) if reg in active][:cut]
             size = 1 << (len(seeds).bit_length() - 1) if seeds else 0
             pairs = topcut.bracket(seeds[:size]) if size >= 2 else []
         else:
@@ -195,7 +202,7 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
                 continue  # its final is played
             undecided = [m.table for m in last if winner_of(m) is None]
             if undecided:
-                where = f" ({pod.name})" if pod.key else ""
+                where = f" ({names[key]})" if key else ""
                 raise DomainError(
                     "top-cut-undecided",
                     f"Table {undecided[0]}{where} has no winner: a top-cut match is decided by "
@@ -204,7 +211,7 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
                 )
             pairs = topcut.next_round([str(winner_of(m)) for m in last])
         if pairs:
-            pairs_by_pod.append((pod, pairs))
+            pairs_by_pod.append((key, pairs))
     if not pairs_by_pod:
         raise DomainError("event-finished", "The top cut is over.", status=409)
     round_ = Round.objects.create(
@@ -212,8 +219,8 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
         created_by=_user(by_user),
     )  # fmt: skip
     Match.objects.bulk_create(
-        Match(round=round_, table=table, division=pod.key, player_a_id=int(a), player_b_id=int(b))
-        for pod, pairs in pairs_by_pod
+        Match(round=round_, table=table, division=key, player_a_id=int(a), player_b_id=int(b))
+        for key, pairs in pairs_by_pod
         for table, (a, b) in enumerate(pairs, start=1)
     )
     _mark_top_cut(int(p) for _, pairs in pairs_by_pod for pair in pairs for p in pair)
@@ -384,17 +391,18 @@ def _event_complete(event: Event) -> bool:
     for pod in event_pods(event):
         if swiss_count < pod.rounds:
             return False
-        if pod.cut < 2:
-            continue
-        played = _pod_cut_rounds(event, pod)
-        final_played = bool(played) and len(played[-1]) == 1
-        if not final_played and (played or _seedable(event, pod)):
-            return False
+        for key, divisions, cut in pod.cut_groups():
+            if cut < 2:
+                continue
+            played = _pod_cut_rounds(event, key)
+            final_played = bool(played) and len(played[-1]) == 1
+            if not final_played and (played or _seedable(event, key, divisions)):
+                return False
     return True
 
 
-def _seedable(event: Event, pod: Pod) -> bool:
-    active = Registration.objects.filter(event=event, status__in=ACTIVE)
-    if pod.key:
-        active = active.filter(division__in=pod.divisions)
+def _seedable(event: Event, key: str, divisions: tuple[str, ...]) -> bool:
+    active = Registration.objects.filter(event=event, status__in=ACTIVE, finished_on_day_one=False)
+    if key:
+        active = active.filter(division__in=divisions)
     return active.count() >= 2

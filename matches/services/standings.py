@@ -23,6 +23,7 @@ from ..models import (
 )
 from .common import require_tournament, winner_of
 from .structure import event_pods
+from .two_day import frozen_on_day_one
 
 #: How long a standings request waits on the broker, gathering the results that follow it.
 STANDINGS_COALESCE_SECONDS = 1
@@ -82,6 +83,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     records = selectors.match_records(event, through_round=through_round)
     # A drop after a later round is not yet a drop (the engine ignores it).
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
+    day_one = frozen_on_day_one(event, regs.values())  # two-day events: frozen at day 1
+    dropped = {**day_one, **dropped}
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
     late = {
@@ -117,6 +120,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                 "division": reg.division, "rank": rank, "points": s.points, "record": s.record,
                 "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
             })  # fmt: skip
+            if s.id in day_one:
+                rows[-1].update(dropped=bool(reg.dropped_after_round), day_one_only=True)
     return rows
 
 
@@ -206,13 +211,12 @@ def final_placements(event: Event) -> list[tuple[int, str, int]]:
     separate = event.division_mode == Event.DivisionMode.SEPARATE
     cut = Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
     out = []
-    for pod in event_pods(event):
-        swiss_order = [
-            r["registration"] for r in rows if not pod.key or r["division"] in pod.divisions
-        ]
+    # A bracket a pod, or a division of an age-modified pod (`Pod.cut_groups`).
+    for key, divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
+        swiss_order = [r["registration"] for r in rows if not key or r["division"] in divisions]
         seed_of = {reg: i for i, reg in enumerate(swiss_order)}
         by_round: dict[int, list[Match]] = {}
-        for m in cut.filter(division=pod.key).order_by("round__number", "table"):
+        for m in cut.filter(division=key).order_by("round__number", "table"):
             by_round.setdefault(m.round_id, []).append(m)
         placed: list[int] = []
         for k, ms in enumerate(reversed(list(by_round.values()))):

@@ -11,8 +11,16 @@ so once round 1 is paired the pods are read from it and never change; before tha
 what the registrations would make now (the organiser's preview).
 
 Each pod gets its own number of Swiss rounds and its own top cut from its own attendance
-(registered, checked in or dropped) through the season's table, as TOM does; the event's
+(registered, checked in or dropped; when the event requires check-in, only the players who
+checked in: attendance is who plays) through the season's table, as TOM does; the event's
 overrides (`Event.swiss_rounds`, `Event.top_cut`) apply to every pod.
+
+The event's rule edition (`league.editions`) decides how small divisions are handled:
+"combine" (the older rule above) or "age-modified" Swiss, where a division under the
+edition's minimum is paired with the next one but keeps its own standings, places and top
+cut (`Pod.cut_groups`: one bracket a division, each from its own attendance). A two-day
+event adds the edition's extra Swiss round at its attendance threshold and caps the cut
+(`rules.editions.two_day_structure`).
 """
 
 from __future__ import annotations
@@ -20,8 +28,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from django.db.models import Q
+
+from league.editions import event_edition
 from league.models import Division, Event, Registration
 from rules import divisions as age
+from rules.editions import age_modified_pods, day_one_rounds, two_day_structure
 from rules.scoring import structure_for, table_from_rows
 
 from ..models import Match, Round
@@ -38,6 +50,19 @@ class Pod:
     rounds: int
     cut: int
     reason: str = ""  # why divisions were combined ("" when they were not)
+    # Age-modified Swiss: each division's own (attendance, top cut); empty otherwise.
+    own_cuts: tuple[tuple[str, int, int], ...] = ()
+
+    @property
+    def age_modified(self) -> bool:
+        return bool(self.own_cuts)
+
+    def cut_groups(self) -> list[tuple[str, tuple[str, ...], int]]:
+        """The pod's top-cut brackets as (key, divisions, size): one for the pod, or one a
+        division in age-modified Swiss (its key is the division)."""
+        if self.own_cuts:
+            return [(d, (d,), cut) for d, _n, cut in self.own_cuts]
+        return [(self.key, self.divisions, self.cut)]
 
     @property
     def name(self) -> str:
@@ -49,6 +74,10 @@ def _structure(event: Event, attendance: int, table) -> tuple[int, int]:
         rounds, cut = max(1, min(3, attendance - 1)), 0  # below the table: a short league night
     else:
         rounds, cut = structure_for(attendance, table)
+    if event.days == 2:
+        rounds, cut = two_day_structure(
+            attendance, rounds, cut, event_edition(event).edition.two_day
+        )
     if event.swiss_rounds:
         rounds = event.swiss_rounds
     if event.top_cut is not None:
@@ -57,11 +86,18 @@ def _structure(event: Event, attendance: int, table) -> tuple[int, int]:
 
 
 def _counts(event: Event) -> Counter:
-    return Counter(
-        Registration.objects.filter(
-            event=event, status__in=(*ACTIVE, Registration.Status.DROPPED)
-        ).values_list("division", flat=True)
+    """Players by division who count toward its size: registered, checked in or dropped;
+    when the event requires check-in, only those who checked in (a player who never did
+    plays no round)."""
+    regs = Registration.objects.filter(
+        event=event, status__in=(*ACTIVE, Registration.Status.DROPPED)
     )
+    if event.require_check_in:
+        regs = regs.filter(
+            Q(status=Registration.Status.CHECKED_IN)
+            | Q(status=Registration.Status.DROPPED, checked_in_at__isnull=False)
+        )
+    return Counter(regs.values_list("division", flat=True))
 
 
 def _fixed_pods(event: Event, present: set[str]) -> list[tuple[str, ...]] | None:
@@ -100,7 +136,10 @@ def event_pods(event: Event) -> list[Pod]:
         present = tuple(d for d in age.ORDER if counts[d])
         return [Pod("", present, attendance, *_structure(event, attendance, table))]
     present = {d for d, n in counts.items() if n}
-    minimum = table[0].min_players  # the smallest attendance the season's table knows
+    small = event_edition(event).edition.small_divisions
+    if small.mode == "age_modified":
+        return _age_modified_pods(event, counts, present, table, small.minimum or 0)
+    minimum = small.minimum or table[0].min_players  # default: the table's smallest attendance
     grouped = _fixed_pods(event, present) or age.combine_small_divisions(
         {d: counts[d] for d in present}, minimum=minimum
     )
@@ -121,6 +160,44 @@ def event_pods(event: Event) -> list[Pod]:
         rounds, cut = _structure(event, attendance, table)
         pods.append(Pod(age.pod_key(divisions), divisions, attendance, rounds, cut, reason))
     return pods
+
+
+def _age_modified_pods(event: Event, counts: Counter, present: set[str], table, minimum: int):
+    """Age-modified Swiss: small divisions paired with the next one; the pod's Swiss rounds
+    from its attendance, each division's top cut from its own."""
+    grouped = _fixed_pods(event, present) or age_modified_pods(
+        {d: counts[d] for d in present}, minimum=minimum
+    )
+    pods = []
+    for divisions in grouped:
+        attendance = sum(counts[d] for d in divisions)
+        rounds, cut = _structure(event, attendance, table)
+        if len(divisions) == 1:
+            pods.append(Pod(age.pod_key(divisions), divisions, attendance, rounds, cut))
+            continue
+        own = tuple((d, counts[d], _structure(event, counts[d], table)[1]) for d in divisions)
+        small = [
+            f"{NAMES[d]}s: {counts[d]} player{'s' if counts[d] != 1 else ''}"
+            for d in divisions
+            if counts[d] < minimum
+        ]
+        reason = (
+            f"Age-modified Swiss: {', '.join(small)}, fewer than the {minimum} the rules edition "
+            "asks for: paired with the next division, with their own standings, places and "
+            "top cut."
+        )
+        cut = max(c for *_, c in own)
+        key = age.pod_key(divisions)
+        pods.append(Pod(key, divisions, attendance, rounds, cut, reason=reason, own_cuts=own))
+    return pods
+
+
+def day_one_of(event: Event, pod: Pod) -> int | None:
+    """How many of the pod's Swiss rounds are played on day 1 of a two-day event (None for
+    a one-day event): the organiser's `Event.day1_rounds`, else two thirds."""
+    if event.days != 2:
+        return None
+    return min(event.day1_rounds or day_one_rounds(pod.rounds), pod.rounds)
 
 
 def pod_of(pods: list[Pod], division: str) -> Pod | None:

@@ -7,6 +7,7 @@
 - `exports`: standings CSV, event JSON, printable decklists;
 - `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
 - `players`: the player's own events and history (and the "your match" card);
+- `why`: "why am I 9th?", one player's standing explained;
 - `me`: the viewer's own part of the public round pages (`me.json`).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
@@ -23,6 +24,7 @@ from .paper import round_paper, standings_paper
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector
+from .why import standing_why
 
 __all__ = [
     "deck_sheet_pdf",
@@ -45,5 +47,6 @@ __all__ = [
     "round_paper",
     "round_projector",
     "round_results",
+    "standing_why",
     "standings_paper",
 ]

@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
+from league.editions import event_edition
 from league.models import Division, Event, Registration
 from league.view_helpers import (
     get_event,
@@ -71,6 +72,7 @@ def event_detail(request, event_id: int):
             "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
             "has_standings": standings.exists(),
             "published_lists": published_lists,
+            "edition": event_edition(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
@@ -226,7 +228,10 @@ def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
         for row in rows
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
-    return render_to_string("matches/_standings_table.html", {"groups": groups})
+    return render_to_string(
+        "matches/_standings_table.html",
+        {"groups": groups, "event_id": event.pk, "round_number": snapshot.round_number},
+    )
 
 
 def event_bracket(request, event_id: int):

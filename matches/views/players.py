@@ -39,6 +39,7 @@ def _history(registrations: list[Registration]) -> tuple[dict, dict]:
     if not registrations:
         return {}, {}
     ids = {r.pk for r in registrations}
+    events = {r.event_id: r.event for r in registrations}
     matches = selectors.published_matches_of(ids)
     latest = selectors.latest_published_round(
         [r.event_id for r in registrations if r.event.status in RUNNING]
@@ -50,10 +51,16 @@ def _history(registrations: list[Registration]) -> tuple[dict, dict]:
         opponent = match.player_b if side == "a" else match.player_a
         result, kind = result_for_player(match, side)
         lines[mine].append(
-            {"match": match, "round": match.round, "result": result, "kind": kind,
-             "opponent": opponent.player if opponent is not None else None}
-        )  # fmt: skip
+            {
+                "match": match,
+                "round": match.round,
+                "result": result,
+                "kind": kind,
+                "opponent": opponent.player if opponent is not None else None,
+            }
+        )
         if latest.get(match.round.event_id) == match.round.number:
+            match.round.event = events[match.round.event_id]  # loaded with its registration
             cards[mine] = match_card(match, mine)
     return lines, cards
 
@@ -70,7 +77,9 @@ def my_events(request):
     registrations = list(
         Registration.objects.filter(player=player)
         .exclude(event__status=Event.Status.DRAFT)
-        .select_related("event__season__league", "event__format", "placement")
+        .select_related(
+            "event__season__league", "event__format", "event__rule_edition", "placement"
+        )
         .annotate(
             deck_version=Subquery(latest.values("version")[:1]),
             deck_legal=Subquery(latest.values("legal")[:1]),

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from league.editions import event_edition
 from league.view_helpers import (
     back,
     can,
@@ -30,13 +31,20 @@ from .. import selectors, services
 from ..forms import (
     BOTH_WAYS_HELP,
     MAX_SUDDEN_DEATH,
+    BestOfThreeQuickForm,
     GridResultForm,
     PlayerGamesForm,
     QuickReportForm,
     StaffResultForm,
 )
 from ..models import Match, ResultChange, Round
-from ..presenters import game_text, match_result_text, names_of, result_summary
+from ..presenters import (
+    game_text,
+    match_result_text,
+    names_of,
+    result_summary,
+    settles_top_cut,
+)
 
 
 def _load_match(request, match_id: int) -> Match:
@@ -80,6 +88,17 @@ def _rule_options(event) -> dict:
     }
 
 
+def _after_time(match: Match) -> dict | None:
+    """What the rule edition's end of round asks on the forms (`GamesForm.after_time`):
+    None for the older sudden-death reading."""
+    end = event_edition(match.round.event).edition.end_of_round
+    if not end.has_turns:
+        return None
+    top_cut = match.round.stage == Round.Stage.TOP_CUT
+    rule = end.top_cut_no_winner if top_cut else end.swiss_no_winner
+    return {"turns": end.extra_turns, "prizes": rule == "prizes", "top_cut": top_cut}
+
+
 def _render_match(request, match: Match, *, games_form=None, staff_form=None, status=200):
     event = match.round.event
     options = _rule_options(event)
@@ -108,10 +127,13 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(side=side, rows=_rows(match), **options)
+        games_form = PlayerGamesForm(
+            side=side, rows=_rows(match), after_time=_after_time(match), **options
+        )
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
+            after_time=_after_time(match),
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -135,7 +157,11 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "round": match.round,
             "names": names,
             "games": [
-                {"game": g, "text": game_text({"outcome": g.outcome, "reason": g.reason}, names)}
+                {
+                    "game": g,
+                    "text": game_text({"outcome": g.outcome, "reason": g.reason}, names),
+                    "sudden_death": settles_top_cut(g, match, event),
+                }
                 for g in games
             ],
             "result": match_result_text(match) if match.status == Match.Status.FINAL else "",
@@ -150,6 +176,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sudden_death_next": sudden_death + 1,
             "sudden_death_before": max(sudden_death - 1, 0),
             "sd_prizes": event.sudden_death_prizes,
+            "top_cut": match.round.stage == Round.Stage.TOP_CUT,
             "ask_ways": ask_ways,
             "both_ways": options["both_ways"],
             "both_ways_help": BOTH_WAYS_HELP,
@@ -204,7 +231,8 @@ def match_report(request, match_id: int):
         if other is None:
             messages.error(request, "Your opponent has not reported yet.")
             return redirect("match-detail", match.pk)
-        payload = {key: other.payload.get(key) for key in ("games", "at_time", "intentional_draw")}
+        keys = ("games", "at_time", "intentional_draw", "extra_turns")
+        payload = {key: other.payload.get(key) for key in keys}
     elif mode == "quick":
         quick = QuickReportForm(request.POST)
         if not quick.is_valid():
@@ -212,11 +240,18 @@ def match_report(request, match_id: int):
                 messages.error(request, error[0])
             return redirect("match-detail", match.pk)
         payload = quick.payload(side)
+    elif mode == "quick3":
+        quick3 = BestOfThreeQuickForm(request.POST)
+        if not quick3.is_valid():
+            messages.error(request, "Choose one of the result buttons.")
+            return redirect("match-detail", match.pk)
+        payload = quick3.payload(side, sudden_death_prizes=match.round.event.sudden_death_prizes)
     else:
         form = PlayerGamesForm(
             request.POST,
             side=side,
             rows=_rows(match, request.POST),
+            after_time=_after_time(match),
             **_rule_options(match.round.event),
         )
         if not form.is_valid():
@@ -243,6 +278,7 @@ def match_result(request, match_id: int):
         request.POST,
         names=names_of(match),
         rows=_rows(match, request.POST),
+        after_time=_after_time(match),
         **_rule_options(match.round.event),
     )
     if not form.is_valid():

@@ -147,6 +147,21 @@
         else if (outcome === "lost_both_ways") games.push(bothWays(other(side)));
         else games.push({ outcome: { won: side, lost: other(side), tie: "tie", draw: "draw" }[outcome], reason: "played" });
         body = { games: games, at_time: outcome === "tie", intentional_draw: false };
+      } else if (mode === "quick3") { // matches.forms.BestOfThreeQuickForm
+        var tap = data.get("outcome"), WINS = { won_2_0: "ww", won_2_1: "wlw", lost_1_2: "lwl", lost_0_2: "ll" };
+        var played = function (who, prizes) {
+          var game = { outcome: who, reason: "played" };
+          if (prizes) game.prizes = prizes;
+          return game;
+        };
+        if (WINS[tap]) {
+          body = { games: WINS[tap].split("").map(function (c) { return played(c === "w" ? side : other(side)); }),
+                   at_time: false, intentional_draw: false };
+        } else {
+          var level = [played("a"), played("b")];
+          if (tap !== "tie_1_1") level.push(played(tap === "won_sudden_death" ? side : other(side), parseInt(form.dataset.sdPrizes, 10)));
+          body = { games: level, at_time: true, intentional_draw: false };
+        }
       } else {
         body = { games: gamesFrom(data, side), at_time: data.has("at_time"), intentional_draw: data.has("intentional_draw") };
       }

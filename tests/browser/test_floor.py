@@ -77,7 +77,10 @@ def test_a_floor_scenario(site, browser):
     ash.fill("#judge-reason", "Opponent's Iono: how many cards?")
     ash.click("#call-judge button[type=submit]")
     ash.wait_for_load_state()
-    assert "A judge is on the way" in ash.inner_text("body")
+    # Not "on the way" before anyone took it: the call's status instead of the empty form.
+    body = ash.inner_text("body")
+    assert "on the way" not in body and "Waiting for a judge" in body
+    assert ash.locator("#judge-reason").count() == 0
 
     # The judge sees it in the queue with its table and age, takes it.
     oak.goto(f"{site.url}/events/{event.pk}/floor/")
@@ -89,6 +92,9 @@ def test_a_floor_scenario(site, browser):
     assert "Taken by judge-oak" in oak.inner_text("#judge-calls")
     fits_the_phone(oak)
     shot(oak, "floor-judge-queue.png")
+    ash.reload()
+    assert "judge-oak is on the way" in ash.inner_text(".judge-call-status")
+    shot(ash, "floor-player-call-taken.png")
 
     # Extends the table by 5 minutes from its judge tools.
     oak.click(f"#judge-calls a:has-text('Table {ash_match.table}')")

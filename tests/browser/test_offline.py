@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from league.models import Event
 from matches.models import Match, ResultChange, ResultReport
 from tests.browser.conftest import shot
 from tests.factories import user_of
@@ -163,4 +164,28 @@ def test_staff_enter_results_offline_on_the_grid_and_each_arrives_once(
         assert m.status == Match.Status.FINAL and m.result == Match.Result.B
         assert ResultChange.objects.filter(match=m).count() == 1
     assert keys[0] == keys[1]  # the lost one, sent again with its key
+    context.close()
+
+
+def test_a_best_of_3_tap_offline_arrives_as_the_same_games(site, browser, make_event, staff):
+    """The best-of-3 quick buttons queue offline the payload the server's form builds
+    (`matches.forms.BestOfThreeQuickForm`), so the report that arrives is the one tapped."""
+    event, round_, _ = make_running_event(make_event, staff, name="Venue Cup")
+    Event.objects.filter(pk=event.pk).update(best_of=3)
+    match = round_.matches.filter(player_b__isnull=False).first()
+    context = browser.new_context(viewport=PHONE)
+    page = login(context, site, user_of(match.player_b))
+    match_page = f"{site.url}/matches/{match.pk}/"
+    controlled(page, match_page)
+    context.set_offline(True)
+    page.goto(match_page)
+    expect(page.locator(".venue-offline")).to_contain_text(FETCHED)
+    page.get_by_role("button", name="I won 2–1").click()
+    expect(page.locator("#venue-outbox")).to_contain_text("Waiting to be sent (1)")
+    context.set_offline(False)
+    page.reload()
+    expect(page.locator("#venue-outbox")).to_contain_text("Sent:", timeout=10000)
+    report = ResultReport.objects.get(match=match)
+    assert report.side == "b"
+    assert [g["outcome"] for g in report.payload["games"]] == ["b", "a", "b"]
     context.close()

@@ -1,9 +1,12 @@
 """Archetypes, the metagame, the overlay's feed, a player's rounds and the QR pages, on
 PostgreSQL through the services and pages."""
 
+from datetime import datetime, timedelta
+
 import pytest
 from django.urls import reverse
 
+from floor import services as floor
 from insights import selectors, services
 from league import services as league_services
 from matches import services as match_services
@@ -105,6 +108,25 @@ def test_the_overlay_feed_shows_players_records_score_clock_and_decks_only_once_
     html = page.content.decode()
     assert page.status_code == 200 and "overlay.js" in html and "<script>" not in html
     assert match.player_a.player.name in html
+
+
+def test_the_overlay_clock_is_the_tables_and_stops_at_final(client, running_event, staff):
+    event, round_, _ = running_event
+    services.set_feature_table(user=staff, event=event, table=1)
+    api = reverse("api:api-event-overlay", args=[event.pk])
+    match = round_.matches.get(table=1)
+    round_.refresh_from_db()
+    floor.extend_time(match=match, by_user=staff, minutes=5, reason="long ruling")
+    data = client.get(api).json()
+    ends = data["ends_at"].replace("Z", "+00:00")
+    assert datetime.fromisoformat(ends) == round_.ends_at + timedelta(minutes=5)
+    assert (data["extra_minutes"], data["final"]) == (5, False)
+
+    match_services.set_result(match=match, by_user=staff, payload={"games": [{"outcome": "a"}]})
+    data = client.get(api).json()
+    assert data["final"] is True
+    html = client.get(reverse("event-overlay", args=[event.pk])).content.decode()
+    assert 'data-final="1"' in html and ">Final</span>" in html
 
 
 def test_the_overlay_of_a_draft_event_is_not_found(client, running_event):

@@ -10,14 +10,9 @@ from league import services
 from league.models import Event
 from matches import services as match_services
 from rules.errors import DomainError
-from tests.factories import RegistrationFactory, sample_cards, sample_deck_text, user_of
+from tests.factories import RegistrationFactory, sample_deck_text, user_of
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def cards(db):
-    sample_cards()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cards")]
 
 
 def test_pairing_round_one_locks_lists_before_the_deadline(make_event, staff):

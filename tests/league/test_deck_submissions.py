@@ -13,17 +13,11 @@ from rules.errors import DomainError
 from tests.factories import (
     RegistrationFactory,
     UserFactory,
-    sample_cards,
     sample_deck_text,
     user_of,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def cards(db):
-    sample_cards()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cards")]
 
 
 def test_every_version_is_kept_with_its_verdict(make_event, django_capture_on_commit_callbacks):

@@ -13,17 +13,9 @@ from league import permissions
 from league import services as league_services
 from league.models import Event, Registration
 from matches import services
-from tests.factories import UserFactory, sample_cards, sample_deck_text, user_of
+from tests.factories import UserFactory, play_round, sample_cards, sample_deck_text, user_of
 
 pytestmark = pytest.mark.django_db
-
-
-def play_round(event, staff):
-    round_ = services.pair_next_round(event=event, by_user=staff)
-    for m in round_.matches.filter(player_b__isnull=False):
-        services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
-    services.close_round(round_=round_, by_user=staff)
-    return round_
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from tests.factories import (
     UserFactory,
     sample_cards,
     sample_deck_text,
+    seat_round,
     user_of,
 )
 
@@ -76,10 +77,7 @@ def scene(db):
 def _round(scene) -> Match:
     """Round 1 published, A v B at table 1 without a result."""
     event, (a, b, c, d) = scene["event"], scene["regs"]
-    round_ = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED, seed="t")
-    Event.objects.filter(pk=event.pk).update(swiss_rounds_paired=1, status=Event.Status.RUNNING)
-    Match.objects.create(round=round_, table=2, player_a=c, player_b=d)
-    return Match.objects.create(round=round_, table=1, player_a=a, player_b=b)
+    return seat_round(event, [(a, b), (c, d)]).matches.get(table=1)
 
 
 @pytest.mark.parametrize("actor", ACTORS)

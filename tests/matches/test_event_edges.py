@@ -12,7 +12,14 @@ from league.models import Event, EventPlacement, Registration
 from matches import selectors, services
 from matches.models import Game, Match, ResultChange, Round
 from rules.errors import DomainError
-from tests.factories import EventFactory, LeagueFactory, PlayerFactory, SeasonFactory
+from tests.factories import (
+    EventFactory,
+    LeagueFactory,
+    PlayerFactory,
+    SeasonFactory,
+    play_round,
+    play_swiss,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -39,21 +46,6 @@ def event_with(staff, mode=Event.DivisionMode.SEPARATE, **fields):
         return regs
 
     return event, add
-
-
-def play_round(event, staff, payload=A_WINS) -> Round:
-    round_ = services.pair_next_round(event=event, by_user=staff)
-    for m in round_.matches.filter(player_b__isnull=False):
-        services.set_result(match=m, by_user=staff, payload=payload)
-    services.close_round(round_=round_, by_user=staff)
-    return round_
-
-
-def play_swiss(event, staff) -> list[Round]:
-    rounds = []
-    while not rounds or services.event_structure(event)[0] > len(rounds):
-        rounds.append(play_round(event, staff))
-    return rounds
 
 
 # -- 1. a top cut needs a winner ------------------------------------------------------------

@@ -7,19 +7,9 @@ from league.models import Event, EventPlacement, Registration, SeasonStanding
 from matches import services
 from matches.models import Match, Round, StandingsSnapshot
 from rules.errors import DomainError
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-def play_round(event, staff, *, winner="a"):
-    round_ = services.pair_next_round(event=event, by_user=staff)
-    services.start_clock(round_=round_, by_user=staff)
-    games = [{"outcome": winner}] * (event.best_of // 2 + 1)
-    for m in round_.matches.filter(player_b__isnull=False):
-        services.set_result(match=m, by_user=staff, payload={"games": games})
-    services.close_round(round_=round_, by_user=staff)
-    return round_
 
 
 def test_odd_field_gets_one_bye_that_counts_as_a_win(make_event, staff):

@@ -105,9 +105,11 @@ def test_inbox_is_paginated_with_a_bounded_number_of_queries(
 def test_preferences_page_shows_defaults_and_saves(client, ash):
     url = reverse("notification-preferences")
     page = client.get(url).content.decode()
-    assert page.count('type="checkbox"') == 10
-    assert page.count("checked") == 8  # everything but the round clock and judge calls
+    assert page.count('type="checkbox"') == 13
+    # everything but the round clock and judge calls (to staff, and "taken" to the caller)
+    assert page.count("checked") == 10
     assert 'value="round_clock"' in page and 'value="webhook_paused"' in page
+    assert 'value="penalty"' in page and 'value="result_changed"' in page
 
     response = client.post(url, {"kinds": ["deck_verdict", "round_clock"]}, follow=True)
     assert response.status_code == 200

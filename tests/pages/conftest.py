@@ -1,5 +1,7 @@
-"""Data for the page tests, built with the shared factories (`tests/factories`) and the real
-services; rounds with chosen pairings straight in the ORM (`make_round`)."""
+"""Data for the page tests: the Pallet Town League organised by `oak` (overriding the
+shared `league` and `season`, so `make_event` from `tests/conftest.py` makes its events
+there, with the sample cards loaded), its players, and rounds with chosen pairings made
+through the services (`make_round`)."""
 
 from __future__ import annotations
 
@@ -8,34 +10,15 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from decks.importer import import_card_data
-from decks.models import Format, PreconDeck
-from decks.services import ensure_default_formats
+from decks.models import PreconDeck
 from league import services as league_services
 from league.models import Event, Player, Registration, Season
 from matches.models import Match, Round
-from tests.factories import EventFactory, LeagueFactory, PlayerFactory
+from tests.factories import LeagueFactory, PlayerFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 _numbers = itertools.count(1)
-
-
-@pytest.fixture
-def cards(db):
-    import_card_data(ROOT / "decks" / "sample_data")
-    ensure_default_formats()
-
-
-@pytest.fixture
-def make_user(db):
-    def make(username: str | None = None, **fields):
-        number = next(_numbers)
-        # No password: the tests log in with `force_login`, and hashing one costs ~0.5 s.
-        return get_user_model().objects.create_user(username=username or f"user{number}", **fields)
-
-    return make
 
 
 @pytest.fixture
@@ -51,32 +34,15 @@ def league(db, organiser):
 
 
 @pytest.fixture
-def season(league):
+def season(league, cards):
     return Season.objects.create(
         league=league, name="2025 season", starts_on=date(2025, 1, 1), ends_on=date(2025, 12, 31)
     )
 
 
 @pytest.fixture
-def make_event(season, cards):
-    def make(**fields):
-        number = next(_numbers)
-        defaults = {
-            "season": season,
-            "name": f"League Challenge {number}",
-            "slug": f"challenge-{number}",
-            "format": Format.objects.get(key="standard"),
-            "best_of": 1,
-            "seed": "pages",
-        }
-        return EventFactory(**{**defaults, **fields})
-
-    return make
-
-
-@pytest.fixture
 def event(make_event):
-    return make_event(name="Viridian League Cup")
+    return make_event(name="Viridian League Cup")[0]
 
 
 @pytest.fixture

@@ -158,9 +158,9 @@ def test_editing_the_profile_moves_upcoming_registrations_to_the_new_division(
     client, make_player, make_event, current_season
 ):
     player = make_player("Max Young", birth_year=1990)
-    upcoming = make_event(season=current_season)
+    upcoming, _ = make_event(season=current_season)
     Registration.objects.create(event=upcoming, player=player, division="masters")
-    played = make_event(season=current_season, status=Event.Status.FINISHED)
+    played, _ = make_event(season=current_season, status=Event.Status.FINISHED)
     Registration.objects.create(event=played, player=player, division="masters")
     client.force_login(player.user)
     page = page_of(client.get(reverse("profile")))
@@ -221,7 +221,7 @@ def history(make_event, make_player, ash):
     clock), an upcoming one, and a draft that stays hidden."""
     misty, brock, gary = (make_player(name) for name in ("Misty", "Brock", "Gary"))
 
-    finished = make_event(name="Autumn Cup", status=Event.Status.FINISHED)
+    finished, _ = make_event(name="Autumn Cup", status=Event.Status.FINISHED)
     a, m, b = (Registration.objects.create(event=finished, player=p, division="masters")
                for p in (ash, misty, brock))  # fmt: skip
     r1 = make_round(finished, [(a, m), (b, None)], number=1, status="closed")
@@ -233,7 +233,7 @@ def history(make_event, make_player, ash):
     )
     a.deck_submissions.create(version=1, text="x", legal=True, verdict={}, card_count=60)
 
-    running = make_event(name="Winter Challenge", status=Event.Status.RUNNING)
+    running, _ = make_event(name="Winter Challenge", status=Event.Status.RUNNING)
     a2, g2 = (Registration.objects.create(event=running, player=p, division="masters")
               for p in (ash, gary))  # fmt: skip
     first = make_round(running, [(g2, a2)], number=1, status="closed")
@@ -244,9 +244,9 @@ def history(make_event, make_player, ash):
     a2.deck_submissions.create(version=1, text="x", legal=False, verdict={}, card_count=59)
     a2.deck_submissions.create(version=2, text="x", legal=True, verdict={}, card_count=60)
 
-    upcoming = make_event(name="Spring Open")
+    upcoming, _ = make_event(name="Spring Open")
     Registration.objects.create(event=upcoming, player=ash, division="masters")
-    draft = make_event(name="Secret Draft", status=Event.Status.DRAFT)
+    draft, _ = make_event(name="Secret Draft", status=Event.Status.DRAFT)
     Registration.objects.create(event=draft, player=ash, division="masters")
     return {"finished": finished, "running": running, "upcoming": upcoming,
             "running_match": second.matches.get()}  # fmt: skip
@@ -292,7 +292,7 @@ def test_my_events_takes_a_fixed_number_of_queries(
 ):
     # More finished events with rounds must not add queries.
     for n in range(4):
-        extra = make_event(name=f"Extra {n}", status=Event.Status.FINISHED)
+        extra, _ = make_event(name=f"Extra {n}", status=Event.Status.FINISHED)
         opponent = make_player()
         mine = Registration.objects.create(event=extra, player=ash, division="masters")
         theirs = Registration.objects.create(event=extra, player=opponent, division="masters")
@@ -371,3 +371,24 @@ def test_the_my_match_card_takes_one_query(event, ash, misty, django_assert_num_
     make_round(event, [(registration_of(ash, event), registration_of(misty, event))])
     with django_assert_num_queries(1):
         assert "my-match" in render_my_match(event, ash.user, with_request=False)
+
+
+def test_the_e_mail_is_optional_at_sign_up_as_on_the_profile_and_step_2_has_no_tokens(
+    client, current_season
+):
+    from league.forms import EMAIL_HELP
+
+    response = client.post(
+        reverse("signup"),
+        {"username": "iris", "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.get(username="iris").email == ""
+    step_2 = client.get(response["Location"]).content.decode()
+    assert "Step 2 of 2" in step_2
+    assert 'id="api-tokens"' not in step_2 and "Create a token" not in step_2
+    client.logout()
+    sign_up = client.get(reverse("signup")).content.decode()
+    assert (
+        sign_up.count(EMAIL_HELP.split(";")[0]) == 1 and step_2.count(EMAIL_HELP.split(";")[0]) == 1
+    )

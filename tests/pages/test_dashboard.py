@@ -35,7 +35,7 @@ def test_the_dashboard_is_for_staff_only(client, event, ash, organiser):
 def test_staff_check_in_and_drop_players_and_see_the_waiting_list(
     client, make_event, make_player, register, organiser
 ):
-    event = make_event(capacity=2)
+    event, _ = make_event(capacity=2)
     first, second, third = (register(make_player(name), to=event) for name in ("Ann", "Ben", "Cy"))
     assert third.status == Registration.Status.WAITLISTED
     client.force_login(organiser)

@@ -28,7 +28,9 @@ def test_a_player_calls_a_judge_and_the_judges_queue_shows_it(client, match, ash
     response = client.post(
         reverse("floor-call-judge", args=[match.pk]), {"reason": "Ruling on Iono"}, follow=True
     )
-    assert "A judge is on the way" in response.content.decode()
+    after = response.content.decode()
+    assert "Your call is with the judges" in after and "Waiting for a judge" in after
+    assert 'id="judge-reason"' not in after and "on the way" not in after
     call = JudgeCall.objects.get()
     assert (call.match, call.reason, call.status) == (match, "Ruling on Iono", "open")
     # Players do not see the queue.
@@ -39,6 +41,10 @@ def test_a_player_calls_a_judge_and_the_judges_queue_shows_it(client, match, ash
     client.post(reverse("floor-call-take", args=[call.pk]))
     queue = client.get(reverse("floor-queue", args=[match.round.event_id])).content.decode()
     assert re.search(r'class="taken-by">oak<', queue)
+    client.force_login(ash.user)
+    page = client.get(reverse("match-detail", args=[match.pk])).content.decode()
+    assert "oak is on the way" in page and 'id="judge-reason"' not in page
+    client.force_login(organiser)
     client.post(reverse("floor-call-close", args=[call.pk]), {"note": "explained Iono"})
     call.refresh_from_db()
     assert (call.status, call.note) == ("closed", "explained Iono")
@@ -147,7 +153,7 @@ def test_random_deck_check_tables(client, match, organiser):
 def test_a_best_of_three_game_loss_waits_on_the_match_page(
     client, make_event, make_player, register, organiser
 ):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = make_player("Brock Harrison"), make_player("Gary Oak")
     round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
     match = round_.matches.get()

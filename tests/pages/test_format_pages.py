@@ -60,24 +60,45 @@ def test_the_deck_check_service_reads_the_formats_rules():
 
 
 def test_the_event_page_shows_the_formats_rules_and_play_notes(client, make_event):
-    event = make_event(format=Format.objects.get(key="basic-1999"))
+    event, _ = make_event(format=Format.objects.get(key="basic-1999"))
     page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
     assert 'id="format-rules"' in page
     assert "Decks of exactly 30 cards" in page and "3 Prize cards each" in page
     assert "30-card decks and 3 Prize cards each" in page  # a play note
-    original = make_event(
+    original, _ = make_event(
         format=Format.objects.get(key="original-1996"),
         sudden_death_style=Event.SuddenDeath.CONTINUE,
     )
     page = client.get(reverse("event-detail", args=[original.pk])).content.decode()
     assert "every Energy card is exempt except Double Colorless Energy" in page
     assert "at least one Basic Pokémon" not in page
-    assert "the game goes on (and can end in a draw)" in page
+    assert "sudden death, 1996 style: the game goes on." in page
+    assert "if neither has a Pokémon to put in, the game is a draw." in page
     assert ORIGINAL_1996.play_notes[0].split(":")[0] in page
 
 
+def test_an_events_sudden_death_is_said_once_and_never_contradicted(client, make_event):
+    # The 2011 rulebook's note says "otherwise sudden death: a new game with 1 Prize card
+    # each"; an event run with the 1996 game that goes on must not say both.
+    event = make_event(
+        format=Format.objects.get(key="rules-2011"), sudden_death_style=Event.SuddenDeath.CONTINUE
+    )
+    page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
+    rules_box = page[page.index('id="format-rules"') :].split("</section>")[0]
+    assert "the game goes on" in rules_box and "a new game" not in rules_box
+    assert "you are the victor." in rules_box  # the both-ways note, without its other half
+    new_game = make_event(
+        format=Format.objects.get(key="original-1996"),
+        sudden_death_prizes=1,
+        sudden_death_style=Event.SuddenDeath.NEW_GAME,
+    )
+    page = client.get(reverse("event-detail", args=[new_game.pk])).content.decode()
+    rules_box = page[page.index('id="format-rules"') :].split("</section>")[0]
+    assert "a new game with 1 Prize card each" in rules_box and "goes on" not in rules_box
+
+
 def test_the_deck_page_shows_the_play_notes(client, make_event, make_player, register):
-    event = make_event(format=Format.objects.get(key="advanced-1999"))
+    event, _ = make_event(format=Format.objects.get(key="advanced-1999"))
     player = make_player("Brock Harrison")
     register(player, to=event)
     client.force_login(player.user)
@@ -125,7 +146,7 @@ def test_the_games_form_offers_won_both_ways_and_explains_it(client, bo3_event, 
 
 @pytest.fixture
 def bo3_event(make_event, make_player, register):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = make_player("Brock Harrison"), make_player("Gary Oak")
     round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
     return event, round_.matches.get()
@@ -134,7 +155,7 @@ def bo3_event(make_event, make_player, register):
 def test_a_1996_sudden_death_ends_in_a_draw_from_the_phone_buttons(
     client, make_event, make_player, register
 ):
-    event = make_event(
+    event, _ = make_event(
         format=Format.objects.get(key="original-1996"),
         sudden_death_style=Event.SuddenDeath.CONTINUE,
     )

@@ -15,8 +15,8 @@ def login_url(next_url: str) -> str:
 
 
 def test_home_lists_leagues_with_their_open_and_running_events(client, league, make_event):
-    open_ = make_event(name="Open Challenge")
-    running = make_event(name="Running Cup", status=Event.Status.RUNNING)
+    open_, _ = make_event(name="Open Challenge")
+    running, _ = make_event(name="Running Cup", status=Event.Status.RUNNING)
     make_event(name="Secret Draft", status=Event.Status.DRAFT)
     make_event(name="Old Finished", status=Event.Status.FINISHED)
 
@@ -100,7 +100,7 @@ def test_registering_twice_shows_the_service_message(client, event, ash):
 def test_a_full_event_puts_the_player_on_the_waiting_list(
     client, make_event, make_player, register
 ):
-    full = make_event(capacity=1)
+    full, _ = make_event(capacity=1)
     register(make_player(), to=full)
     player = make_player()
     client.force_login(player.user)
@@ -159,7 +159,7 @@ def test_a_player_cannot_drop_someone_else(client, event, ash, misty):
 
 
 def test_a_draft_event_is_404_except_for_staff(client, make_event, organiser, make_player):
-    draft = make_event(status=Event.Status.DRAFT)
+    draft, _ = make_event(status=Event.Status.DRAFT)
     url = reverse("event-detail", args=[draft.pk])
     assert client.get(url).status_code == 404
     client.force_login(make_player().user)

@@ -19,7 +19,7 @@ def match(event, ash, misty):
 
 @pytest.fixture
 def bo3_match(make_event, make_player, register):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = make_player("Brock Harrison"), make_player("Gary Oak")
     round_ = make_round(event, [(register(a, to=event), register(b, to=event))])
     return round_.matches.get()
@@ -225,3 +225,18 @@ def test_a_staff_result_that_is_incomplete_is_refused_and_kept(client, match, or
 def test_players_cannot_use_the_staff_result_form(client, match, ash):
     client.force_login(ash.user)
     assert client.post(reverse("match-result", args=[match.pk]), {"game_1": "a"}).status_code == 403
+
+
+def test_a_top_cut_tiebreaker_game_is_called_sudden_death(client, match, organiser):
+    from matches import services
+    from matches.models import Round
+
+    Round.objects.filter(pk=match.round_id).update(stage=Round.Stage.TOP_CUT)
+    match.refresh_from_db()
+    services.set_result(
+        match=match,
+        by_user=organiser,
+        payload={"games": [{"outcome": "double_loss"}, {"outcome": "a"}]},
+    )
+    page = client.get(reverse("match-detail", args=[match.pk])).content.decode()
+    assert "Game 1:" in page and "Game 2 (sudden death, 1 Prize card):" in page

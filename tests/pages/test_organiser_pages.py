@@ -172,7 +172,7 @@ def test_a_penalty_game_loss_from_the_grid(client, event, four, organiser):
 
 
 def test_best_of_three_from_the_grid(client, make_event, make_player, register, organiser):
-    event = make_event(best_of=3)
+    event, _ = make_event(best_of=3)
     a, b = (register(make_player(n), to=event) for n in ("Brock Harrison", "Gary Oak"))
     match = make_round(event, [(a, b)]).matches.get()
     client.force_login(organiser)
@@ -286,7 +286,7 @@ CHAMPION_RE = re.compile(r'class="box champion decided">.*?<span class="name"[^>
 @pytest.fixture
 def cut_event(make_event, make_player, organiser):
     """Ten players, one Swiss round closed: a top 8 to play."""
-    event = make_event(name="Cerulean Cup", swiss_rounds=1, top_cut=8)
+    event, _ = make_event(name="Cerulean Cup", swiss_rounds=1, top_cut=8)
     for i in range(10):
         league_services.register(event=event, player=make_player(f"Seed Player {i}"))
     swiss = services.pair_next_round(event=event, by_user=organiser)
@@ -364,7 +364,7 @@ def test_the_bracket_is_linked_once_public(client, cut_event, organiser):
 def test_a_bracket_per_division_when_divisions_play_separately(
     client, make_event, make_player, organiser
 ):
-    event = make_event(division_mode=Event.DivisionMode.SEPARATE)
+    event, _ = make_event(division_mode=Event.DivisionMode.SEPARATE)
     juniors = [
         league_services.register(event=event, player=make_player(f"Junior {n}", birth_year=2016))
         for n in (1, 2)
@@ -444,7 +444,7 @@ def test_staff_also_download_the_live_standings(client, event, snapshots, organi
 
 def test_no_standings_csv_before_standings_or_for_a_draft(client, make_event, event, organiser):
     assert client.get(reverse("event-standings-csv", args=[event.pk])).status_code == 404
-    draft = make_event(status=Event.Status.DRAFT)
+    draft, _ = make_event(status=Event.Status.DRAFT)
     StandingsSnapshot.objects.create(event=draft, round_number=1, published=True, rows=[])
     assert client.get(reverse("event-standings-csv", args=[draft.pk])).status_code == 404
     client.force_login(organiser)

@@ -169,7 +169,7 @@ def test_standings_before_any_round(client, event):
 def test_standings_per_division_when_divisions_play_separately(
     client, make_event, make_player, register
 ):
-    event = make_event(division_mode=Event.DivisionMode.SEPARATE)
+    event, _ = make_event(division_mode=Event.DivisionMode.SEPARATE)
     junior = register(make_player("Max Junior", birth_year=2016), to=event)
     master = register(make_player("Mia Master"), to=event)
     assert junior.division == "junior" and master.division == "masters"

@@ -21,6 +21,7 @@ from rules.formats import (
     PRESETS,
     RULES_2011,
     FormatRules,
+    notes_apart_from_sudden_death,
 )
 from rules.legality import check_deck
 from rules.results import GameResult, both_won_outcome, resolve_match, same_result
@@ -298,3 +299,14 @@ def test_a_reported_prize_count_never_overrides_the_events():
     assert [g.prizes for g in ok.games] == [6, 1]
     with pytest.raises(RulesError):  # more Prize cards in sudden death than in the game
         resolve_match([GameResult("a")], best_of=1, prizes=3, sudden_death_prizes=6)
+
+
+def test_beside_an_events_sudden_death_the_notes_say_nothing_of_their_own():
+    for key, rules in PRESETS.items():
+        kept = notes_apart_from_sudden_death(rules.play_notes)
+        assert not any("sudden death" in note.lower() for note in kept), key
+        assert len(kept) >= len(rules.play_notes) - 1  # at most the note that is all about it
+    kept = notes_apart_from_sudden_death(PRESETS["rules-2011"].play_notes)
+    assert kept[-1] == (
+        "If you win in both ways and your opponent wins in only one way, you are the victor."
+    )

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.factories import EventFactory, LeagueFactory, SeasonFactory
+from tests.factories import EventFactory
 
 from .receiver import Receiver
 
@@ -12,11 +12,6 @@ def receiver():
 
 
 @pytest.fixture
-def league(db, staff):
-    return LeagueFactory(organisers=[staff])
-
-
-@pytest.fixture
 def allow_local(settings):
     """The tests' own receiver is on 127.0.0.1: allowed only through the setting."""
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
@@ -24,5 +19,5 @@ def allow_local(settings):
 
 
 @pytest.fixture
-def league_event(league):
-    return EventFactory(season=SeasonFactory(league=league))
+def league_event(season):
+    return EventFactory(season=season)

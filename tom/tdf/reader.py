@@ -175,24 +175,57 @@ def parse(data: bytes | str) -> Tournament:
 
 
 def _parse_data(element: Element, path: str) -> EventData:
-    r = _Reader(element, path, ("name", "id", "city", "state", "country", "roundtime", "finalsroundtime",
-                                "organizer", "startdate", "lessswiss", "autotablenumber",
-                                "overflowtablestart"))  # fmt: skip
+    r = _Reader(
+        element,
+        path,
+        (
+            "name",
+            "id",
+            "city",
+            "state",
+            "country",
+            "roundtime",
+            "finalsroundtime",
+            "organizer",
+            "startdate",
+            "lessswiss",
+            "autotablenumber",
+            "overflowtablestart",
+        ),
+    )
     organizer = r.child("organizer")
     _check_attrs(organizer, ("popid", "name"), f"{path}/organizer")
     return EventData(
-        name=r.text("name"), id=r.text("id"), city=r.text("city"), state=r.text("state"),
-        country=r.text("country"), roundtime=r.int("roundtime"), finalsroundtime=r.int("finalsroundtime"),
-        organizer=Organizer(popid=_attr(organizer, "popid", f"{path}/organizer"),
-                            name=_attr(organizer, "name", f"{path}/organizer")),
+        name=r.text("name"),
+        id=r.text("id"),
+        city=r.text("city"),
+        state=r.text("state"),
+        country=r.text("country"),
+        roundtime=r.int("roundtime"),
+        finalsroundtime=r.int("finalsroundtime"),
+        organizer=Organizer(
+            popid=_attr(organizer, "popid", f"{path}/organizer"),
+            name=_attr(organizer, "name", f"{path}/organizer"),
+        ),
         startdate=_check_date(r.text("startdate"), f"{path}/startdate"),
-        lessswiss=r.bool("lessswiss"), autotablenumber=r.bool("autotablenumber"),
+        lessswiss=r.bool("lessswiss"),
+        autotablenumber=r.bool("autotablenumber"),
         overflowtablestart=r.int("overflowtablestart"),
-    )  # fmt: skip
+    )
 
 
-PLAYER_CHILDREN = ("firstname", "lastname", "birthdate", "starter", "order", "seed", "byes", "dropped",
-                   "creationdate", "lastmodifieddate")  # fmt: skip
+PLAYER_CHILDREN = (
+    "firstname",
+    "lastname",
+    "birthdate",
+    "starter",
+    "order",
+    "seed",
+    "byes",
+    "dropped",
+    "creationdate",
+    "lastmodifieddate",
+)
 
 
 def _parse_players(element: Element, path: str) -> list[Player]:
@@ -217,13 +250,19 @@ def _parse_players(element: Element, path: str) -> list[Player]:
             )
         players.append(
             Player(
-                userid=userid, firstname=r.text("firstname"), lastname=r.text("lastname"),
+                userid=userid,
+                firstname=r.text("firstname"),
+                lastname=r.text("lastname"),
                 birthdate=_check_date(r.text("birthdate"), f"{here}/birthdate"),
-                starter=r.bool("starter", required=False), order=r.int("order", required=False),
-                seed=r.int("seed", required=False), byes=r.int("byes", required=False), dropped=dropped,
-                creationdate=r.text("creationdate"), lastmodifieddate=r.text("lastmodifieddate"),
+                starter=r.bool("starter", required=False),
+                order=r.int("order", required=False),
+                seed=r.int("seed", required=False),
+                byes=r.int("byes", required=False),
+                dropped=dropped,
+                creationdate=r.text("creationdate"),
+                lastmodifieddate=r.text("lastmodifieddate"),
             )
-        )  # fmt: skip
+        )
     return players
 
 
@@ -233,8 +272,11 @@ def _parse_pod(element: Element, path: str) -> Pod:
     category = _int(_attr(element, "category", path), f"{path}@category")
     if category not in POD_DIVISIONS:
         raise TdfError(f"{path}@category", f"unknown pod category {category}")
-    d = _Reader(r.child("poddata"), f"{path}/poddata",
-                ("startingtable", "playoff3rd4th", "subgroupcount", "additionalrounds", "blockedranges"))  # fmt: skip
+    d = _Reader(
+        r.child("poddata"),
+        f"{path}/poddata",
+        ("startingtable", "playoff3rd4th", "subgroupcount", "additionalrounds", "blockedranges"),
+    )
     blocked = d.child("blockedranges", required=False)
 
     pod = Pod(
@@ -314,8 +356,10 @@ def _parse_round(element: Element, path: str) -> Round:
 def _parse_standings_pod(element: Element, path: str) -> StandingsPod:
     _check_attrs(element, ("category", "type"), path)
     _Reader(element, path, ("player",))
-    pod = StandingsPod(category=_int(_attr(element, "category", path), f"{path}@category"),
-                       type=_attr(element, "type", path))  # fmt: skip
+    pod = StandingsPod(
+        category=_int(_attr(element, "category", path), f"{path}@category"),
+        type=_attr(element, "type", path),
+    )
     for i, p in enumerate(element, start=1):
         here = f"{path}/player[{i}]"
         _check_attrs(p, ("id", "place"), here)
@@ -333,8 +377,10 @@ def _parse_cut(element: Element, path: str) -> CategoryCut:
     return CategoryCut(
         key=_int(_attr(element, "key", path), f"{path}@key"),
         options=[_int((v.text or "").strip(), f"{path}/options/value") for v in options],
-        cut=r.int("cut"), playercount=r.int("playercount"), paired3rd4th=r.bool("paired3rd4th"),
-    )  # fmt: skip
+        cut=r.int("cut"),
+        playercount=r.int("playercount"),
+        paired3rd4th=r.bool("paired3rd4th"),
+    )
 
 
 def check(t: Tournament) -> None:

@@ -16,8 +16,12 @@ from decks.services import card_index, check_decklist
 
 
 def _failure(ident, code: str, message: str) -> dict:
-    return {"id": ident, "legal": False, "errors": [{"code": code, "lines": [], "message": message}],
-            "warnings": []}  # fmt: skip
+    return {
+        "id": ident,
+        "legal": False,
+        "errors": [{"code": code, "lines": [], "message": message}],
+        "warnings": [],
+    }
 
 
 class Command(BaseCommand):
@@ -46,8 +50,11 @@ class Command(BaseCommand):
                     ident, "invalid-input", f"Input line {number} needs a string 'decklist_text'."
                 )
             elif (spec := specs.get(item.get("format", "standard"))) is None:
-                result = _failure(ident, "unknown-format",
-                                  f"Unknown format {item.get('format')!r}; known: {', '.join(sorted(specs))}.")  # fmt: skip
+                result = _failure(
+                    ident,
+                    "unknown-format",
+                    f"Unknown format {item.get('format')!r}; known: {', '.join(sorted(specs))}.",
+                )
             else:
                 verdict = check_decklist(text=item["decklist_text"], fmt=spec, index=index)
                 result = {"id": ident, **verdict.to_dict()}

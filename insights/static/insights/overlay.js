@@ -1,12 +1,14 @@
 // The stream overlay: fetch the JSON feed every few seconds and patch the text in place
-// (never a reload, so OBS never flashes); the round clock ticks each second from the
-// server's time. A static file, as the site's CSP allows no inline script.
+// (never a reload, so OBS never flashes); the table's clock (the round's end plus the
+// table's time extensions) ticks each second from the server's time, and reads "Final"
+// without counting once the result stands. A static file, as the site's CSP allows no inline script.
 (function () {
   "use strict";
   var body = document.body;
   var feed = body.dataset.feed;
   var offset = 0; // server time minus local time, in ms
   var endsAt = null;
+  var final = body.dataset.final === "1"; // the result stands: "Final", no counting
 
   function field(name, root) {
     return (root || document).querySelector('[data-field="' + name + '"]');
@@ -23,6 +25,8 @@
   }
   function tick() {
     var clock = field("clock");
+    clock.classList.toggle("final", final);
+    if (final) { setText(clock, "Final"); clock.classList.remove("over"); return; }
     if (!endsAt) { setText(clock, "–"); return; }
     var left = Math.round((endsAt - (Date.now() + offset)) / 1000);
     var over = left <= 0;
@@ -63,6 +67,10 @@
     setText(field("event"), data.event);
     setText(field("where"), where(data));
     syncTime(data.now, data.ends_at);
+    final = Boolean(data.final);
+    var extension = field("extension");
+    setText(extension, "+" + (data.extra_minutes || 0) + " min");
+    setHidden(extension, final || !data.extra_minutes);
     var has = data.players.length === 2;
     setHidden(field("match"), !has);
     setHidden(field("nomatch"), has);

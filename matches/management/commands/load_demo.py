@@ -38,9 +38,10 @@ class Command(BaseCommand):
         admin.set_password(DEMO_PASSWORD)
         admin.save()
         league = League.objects.create(
-            name="Pallet Town League", slug="pallet-town",
+            name="Pallet Town League",
+            slug="pallet-town",
             description="A friendly weekly league: League Challenges, Cups and league nights.",
-        )  # fmt: skip
+        )
         league.organisers.add(admin)
         # Floor staff for the whole league (issue 20): a judge and a scorekeeper.
         for username, role in (
@@ -51,37 +52,62 @@ class Command(BaseCommand):
             StaffRole.objects.create(league=league, user=member, role=role, added_by=admin)
         today = date.today()
         season = Season.objects.create(
-            league=league, name=f"{today.year} season", starts_on=today.replace(month=1, day=1),
-            ends_on=today.replace(month=12, day=31), junior_from_year=today.year - 11,
-            senior_from_year=today.year - 15, best_finishes=4,
-        )  # fmt: skip
+            league=league,
+            name=f"{today.year} season",
+            starts_on=today.replace(month=1, day=1),
+            ends_on=today.replace(month=12, day=31),
+            junior_from_year=today.year - 11,
+            senior_from_year=today.year - 15,
+            best_finishes=4,
+        )
         import random
 
         rng = random.Random(7)
         with transaction.atomic():
             named = []
-            for username, name in [("ash", "Ash K."), ("misty", "Misty W."), ("brock", "Brock H."),
-                                   ("may", "May B.")]:  # fmt: skip
+            for username, name in [
+                ("ash", "Ash K."),
+                ("misty", "Misty W."),
+                ("brock", "Brock H."),
+                ("may", "May B."),
+            ]:
                 # No e-mail addresses: the demo fills inboxes but sends no mail.
                 user = User.objects.create_user(username, "", DEMO_PASSWORD)
-                named.append(Player.objects.create(
-                    name=name, player_id=f"DEMO-{username.upper()}", birth_date=date(1995, 5, 5), user=user,
-                ))  # fmt: skip
+                named.append(
+                    Player.objects.create(
+                        name=name,
+                        player_id=f"DEMO-{username.upper()}",
+                        birth_date=date(1995, 5, 5),
+                        user=user,
+                    )
+                )
             others = create_players(12, prefix="demo", rng=rng, emails=False)
         regulars = named + others
-        finished = simulate_event(players=regulars, seed=11, season=season, staff=admin,
-                                  name="League Cup", best_of=3)  # fmt: skip
+        finished = simulate_event(
+            players=regulars, seed=11, season=season, staff=admin, name="League Cup", best_of=3
+        )
         # The finished cup's lists are public, so its metagame page has something to show.
         league_services.publish_decklists(event=finished.event, by_user=admin)
-        running = simulate_event(players=regulars[:8], seed=12, season=season, staff=admin,
-                                 name="Friday League Night", best_of=1, stop_after_round=1,
-                                 report_share=0.5)  # fmt: skip
+        running = simulate_event(
+            players=regulars[:8],
+            seed=12,
+            season=season,
+            staff=admin,
+            name="Friday League Night",
+            best_of=1,
+            stop_after_round=1,
+            report_share=0.5,
+        )
         upcoming = Event.objects.create(
-            season=season, name="League Challenge", slug="league-challenge",
-            format=Format.objects.get(key="standard"), best_of=1,
-            starts_at=timezone.now() + timedelta(days=3), deck_deadline=timezone.now() + timedelta(days=2),
+            season=season,
+            name="League Challenge",
+            slug="league-challenge",
+            format=Format.objects.get(key="standard"),
+            best_of=1,
+            starts_at=timezone.now() + timedelta(days=3),
+            deck_deadline=timezone.now() + timedelta(days=2),
             capacity=32,
-        )  # fmt: skip
+        )
         decks = legal_sample_decks(upcoming.format)
         for player in regulars[:6]:
             reg = league_services.register(event=upcoming, player=player, by_user=admin)

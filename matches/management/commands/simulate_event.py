@@ -26,8 +26,14 @@ class Command(BaseCommand):
                 f"pair-downs {round_.pair_downs}"
             )
 
-        report = simulate_event(players=players, seed=seed, best_of=best_of, drop_rate=drop_rate,
-                                emails=emails, progress=progress)  # fmt: skip
+        report = simulate_event(
+            players=players,
+            seed=seed,
+            best_of=best_of,
+            drop_rate=drop_rate,
+            emails=emails,
+            progress=progress,
+        )
         swiss = report.pairing_ms
         self.stderr.write(
             f"{report.rounds} rounds; pairing ms: max {max(swiss):.0f}, mean {sum(swiss) / len(swiss):.0f}; "

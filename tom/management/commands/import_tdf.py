@@ -72,9 +72,14 @@ class Command(BaseCommand):
                     by_user=user, league=league, on=tdf.parse_date(save.data.startdate)
                 )
             result = services.import_save(
-                data=data, by_user=user, event=event, season=season, filename=path.name,
-                source=TomUpload.Source.COMMAND, format_key=options["format"],
-            )  # fmt: skip
+                data=data,
+                by_user=user,
+                event=event,
+                season=season,
+                filename=path.name,
+                source=TomUpload.Source.COMMAND,
+                format_key=options["format"],
+            )
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from None
         verb = (

@@ -1,0 +1,75 @@
+"""Which rule edition an event runs by, and why (`league.RuleEdition` rows read as
+`rules.editions.Edition`).
+
+An event takes the edition its organiser picked (`Event.rule_edition`), else the edition in
+force on the event's date; a database without editions (a test that flushed the seeded
+rows) runs by the site's older rules (`edition_seeds.SITE_RULES`), as events always did.
+The editions are read once into the shared cache (a handful of rows, on every page with a
+round clock) and dropped from it whenever a row is saved or deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.utils import timezone
+
+from rules.editions import Edition, in_force_on
+
+from .edition_seeds import SITE_RULES
+from .models import Event, RuleEdition
+
+
+@dataclass(frozen=True)
+class EventEdition:
+    edition: Edition
+    why: str  # in words, for the event page
+
+
+CACHE_KEY = "league:rule-editions:v1"
+
+
+def all_editions() -> dict[int, Edition]:
+    """Every stored edition by row id, from the shared cache."""
+    editions = cache.get(CACHE_KEY)
+    if editions is None:
+        editions = {row.pk: row.to_edition() for row in RuleEdition.objects.all()}
+        cache.set(CACHE_KEY, editions, timeout=3600)
+    return editions
+
+
+@receiver(post_save, sender=RuleEdition)
+@receiver(post_delete, sender=RuleEdition)
+def _forget_editions(**kwargs) -> None:
+    cache.delete(CACHE_KEY)
+
+
+def _day(event: Event):
+    return timezone.localdate(event.starts_at) if event.starts_at else timezone.localdate()
+
+
+def event_edition(event: Event) -> EventEdition:
+    """The edition `event` runs by, with the reason in words. Cached on the instance."""
+    cached = getattr(event, "_edition_cache", None)
+    if cached is not None:
+        return cached
+    day = _day(event)
+    if event.rule_edition_id:  # hot pages load it with the event (select_related)
+        edition = event.rule_edition.to_edition()
+        why = f"Chosen by the organiser (the event is on {day:%-d %B %Y})."
+    else:
+        edition = in_force_on(list(all_editions().values()), day)
+        if edition is None:
+            edition = SITE_RULES
+            why = "No edition is stored for this date: the site's older rules apply."
+        else:
+            why = (
+                f"In force on the event's date, {day:%-d %B %Y} "
+                f"(from {edition.in_force_from:%-d %B %Y})."
+            )
+    result = EventEdition(edition, why)
+    event._edition_cache = result
+    return result
