@@ -123,10 +123,28 @@ def build(players: int) -> dict:
 # --- the stack --------------------------------------------------------------------------
 
 
+#: The ports this benchmark may take (BENCH_PORTS="first-last"); each run takes free ones.
+PORTS = range(
+    *(int(p) + i for i, p in enumerate(os.environ.get("BENCH_PORTS", "18400-18499").split("-")))
+)
+
+
+_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port of `PORTS` nobody listens on, and not handed out before by this run."""
+    for port in PORTS:
+        if port in _GIVEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _GIVEN.add(port)
+        return port
+    raise RuntimeError(f"no free port in {PORTS}")
 
 
 def cpu_seconds(pids: list[int]) -> float:
