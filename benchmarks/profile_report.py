@@ -130,10 +130,16 @@ def run(args) -> None:
         return reader.get(me, secure=True, HTTP_ACCEPT_ENCODING="gzip").status_code
 
     read(matches[0])  # the page's first render, outside the profile
-    profile("pairings by name, a signed-in player (page cache warm)",
-            [lambda m=m: read(m) for m in matches], args.top)
-    profile("me.json, a signed-in player (the personal part of the page)",
-            [lambda m=m: read_me(m) for m in matches], args.top)  # fmt: skip
+    profile(
+        "pairings by name, a signed-in player (page cache warm)",
+        [lambda m=m: read(m) for m in matches],
+        args.top,
+    )
+    profile(
+        "me.json, a signed-in player (the personal part of the page)",
+        [lambda m=m: read_me(m) for m in matches],
+        args.top,
+    )
     page(matches[-1])  # warm imports, caches and connections outside the profile
     profile("results reported through the page form (first reports)",
             [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip

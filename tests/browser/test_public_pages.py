@@ -32,8 +32,10 @@ def proxy(site, tmp_path):
 
 def test_a_phone_fills_in_its_table_and_a_stale_copy_names_its_version(proxy, browser):
     event = EventFactory(name="Cerulean Regional", status=Event.Status.RUNNING)
-    players = [PlayerFactory(name=n, user__username=n.split()[0].lower())
-               for n in ("Ash Ketchum", "Misty Waterflower", "Brock Harrison", "Gary Oak")]  # fmt: skip
+    players = [
+        PlayerFactory(name=n, user__username=n.split()[0].lower())
+        for n in ("Ash Ketchum", "Misty Waterflower", "Brock Harrison", "Gary Oak")
+    ]
     regs = [RegistrationFactory(event=event, player=p) for p in players]
     round_ = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED, seed="b")
     Match.objects.create(round=round_, table=1, player_a=regs[2], player_b=regs[3])
