@@ -89,6 +89,11 @@ def main() -> None:
 def run(args) -> None:
     env = bench_load.site_env(HERE)
     data = bench_load.prepare(HERE, args.players, keep=args.keep)
+    # Production settings name the static files by their manifest, as the web processes do.
+    py = str(HERE / ".venv/bin/python")
+    subprocess.run(
+        [py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=HERE, env=env, check=True
+    )
     os.environ.update(env)
     import django
 
