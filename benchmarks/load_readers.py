@@ -132,7 +132,12 @@ def readers(stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     ms = data["matches"]
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     me = f"/events/{ev}/me.json?round={rn}"
-    get(stack.ceiling_port, f"/ceiling/load/?url=http://127.0.0.1:{port}{by_name}")
+    from urllib.parse import quote
+    from urllib.request import urlopen
+
+    page = quote(f"http://127.0.0.1:{port}{by_name}", safe="")
+    with urlopen(f"http://127.0.0.1:{stack.ceiling_port}/ceiling/load/?url={page}") as answer:
+        print(f"ceiling body: the pairings by name, gzipped: {answer.read().decode()}", flush=True)
     paths = [
         f"/events/{ev}/",
         f"/events/{ev}/rounds/{rn}/",
