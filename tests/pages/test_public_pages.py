@@ -60,11 +60,15 @@ def test_a_cached_public_page_costs_no_query_and_no_template_anonymous_or_signed
         templates.clear()
         with django_assert_num_queries(0):
             anonymous = client.get(url, **headers)
+        assert templates == [], url
+        assert anonymous.content == first.content, url
+        if "/api/events/" in url and url.endswith("/standings/"):
+            continue  # a signed-in client's own answer: staff see live standings there
         client.force_login(ash.user)
         with django_assert_num_queries(0):
             signed_in = client.get(url, **headers)
         assert templates == [], url
-        assert anonymous.content == signed_in.content == first.content, url
+        assert signed_in.content == first.content, url
         assert signed_in.get("Content-Encoding", "") == encoding
         assert "Cookie" not in signed_in.get("Vary", "") and not signed_in.cookies
         client.logout()
