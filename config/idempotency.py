@@ -1,9 +1,14 @@
 """`Idempotency-Key` on API writes: a client that retries a POST/PUT/PATCH/DELETE with the
 same key and the same body gets the first answer again, and nothing runs twice; the same
 key with a different body is a 422 (`idempotency-key-reused`); a retry while the first is
-still running is a 409 (`idempotency-key-in-use`). Keys belong to the caller (the
-`Authorization` header or the session) and are kept for a day in the shared cache.
-Only answers below 500 are kept, so a failure can be retried."""
+still running is a 409 (`idempotency-key-in-use`). Only answers below 500 are kept, for a
+day in the shared cache, so a failure can be retried.
+
+Keys belong to an authenticated user: the caller is authenticated first, as the API does
+(a personal token, `config.api_auth.TokenAuthentication`, or the signed-in session), and
+the key is stored per user. A request that does not authenticate (a revoked or wrong
+token, an anonymous caller) is passed to the view untouched, which answers it as any other
+(401/403 for writes that need a user): no stored answer is replayed to it."""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ import hashlib
 
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
+from rest_framework import authentication, exceptions
 
+from config.api_auth import TokenAuthentication
 from rules.errors import DomainError
 
 KEEP_SECONDS = 24 * 3600
@@ -31,6 +38,20 @@ def _error(error: DomainError) -> JsonResponse:
     return JsonResponse({"code": error.code, "detail": error.message}, status=error.status)
 
 
+def _authenticated_user_id(request) -> int | None:
+    """The id of the user the API would authenticate this request as, or None. A request
+    carrying an `Authorization` header is judged by it alone (the API tries the token
+    first); otherwise the session's user (`AuthenticationMiddleware` ran before)."""
+    if authentication.get_authorization_header(request):
+        try:
+            found = TokenAuthentication().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            return None
+        return found[0].pk if found else None
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
 class IdempotencyKeyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -42,8 +63,10 @@ class IdempotencyKeyMiddleware:
         if len(key) > 255:
             too_long = "Idempotency-Key: 255 characters at most."
             return _error(DomainError("idempotency-key-invalid", too_long, status=400))
-        caller = request.headers.get("Authorization") or request.COOKIES.get("sessionid", "")
-        slot = "idempotency:" + _digest(caller, key)
+        user_id = _authenticated_user_id(request)
+        if user_id is None:
+            return self.get_response(request)
+        slot = "idempotency:" + _digest(f"user:{user_id}", key)
         body = _digest(request.method, request.path, request.body)
         stored = cache.get(slot)
         if stored is None and not cache.add(slot, {"body": body, "running": True}, RUNNING_SECONDS):

@@ -8,9 +8,15 @@
   `JSON_MAX_DEPTH` is a 400 `json-too-deep`, whether Python's decoder gives up on it
   (`RecursionError`, which used to be a 500) or it parses and is merely deeper than any of
   our requests can be. A NUL character in any string (JSON, form or multipart) is a 400 `nul-character`.
+- `RefuseNulMiddleware`: a NUL character in the path or the query string (`%00`, raw or
+  percent-encoded) is the same 400 `nul-character` before any view runs (PostgreSQL cannot
+  compare one, so a lookup with it was a 500). Numbers in them are read by
+  `league.params.parse_number`.
 """
 
 from __future__ import annotations
+
+from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -39,6 +45,26 @@ class RequestBodyLimitMiddleware:
         if length > limit:
             return _too_large(request, limit)
         return self.get_response(request)
+
+
+NUL_DETAIL = "Text may not contain NUL characters."
+
+
+class RefuseNulMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path or "\x00" in request.path_info or _has_nul(query):
+            if request.path.startswith("/api/"):
+                return JsonResponse({"code": "nul-character", "detail": NUL_DETAIL}, status=400)
+            return HttpResponse(NUL_DETAIL, status=400, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+def _has_nul(query: str) -> bool:
+    return "\x00" in query or "%00" in query or "\x00" in unquote_plus(query)
 
 
 def json_problem(data, limit: int) -> DomainError | None:

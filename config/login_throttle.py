@@ -7,6 +7,8 @@ cool-off window. The answer is 429 with a message that says what happened and wh
 again: JSON `{"code": "login-throttled", "detail"}` under /api/, the page
 `registration/locked_out.html` elsewhere.
 
+The address is `config.client_address.client_ip`, the one every throttle counts.
+
 Unlocking: the lock lifts by itself after `AXES_COOLOFF_TIME`; staff can lift it at once
 in the admin (Axes → Access attempts: delete the rows) or with `manage.py axes_reset_ip
 ADDRESS` / `axes_reset_username NAME`; a successful login resets the account's count.
@@ -17,20 +19,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
-
-
-def client_ip(request) -> str | None:
-    """The client's address. Behind `TRUSTED_PROXY_COUNT` proxies (the TLS proxy in
-    production), that many entries from the right of `X-Forwarded-For` are the proxies'
-    own view; the entry before them is the client. Anything further left is what the client
-    claimed and is not trusted."""
-    proxies = settings.TRUSTED_PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if proxies and forwarded:
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if len(hops) >= proxies:
-            return hops[-proxies]
-    return request.META.get("REMOTE_ADDR")
 
 
 def _minutes() -> int:

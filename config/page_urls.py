@@ -14,6 +14,7 @@ urlpatterns = [
     path("decks/check/", deck_views.deck_check, name="deck-check"),
     # Events and registrations
     path("events/<int:event_id>/", match_views.event_detail, name="event-detail"),
+    path("events/<int:event_id>/roster/", views.event_roster, name="event-roster"),
     path("events/<int:event_id>/register/", views.event_register, name="event-register"),
     path(
         "events/<int:event_id>/registrations/<int:registration_id>/drop/",

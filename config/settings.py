@@ -71,11 +71,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The client's address behind the proxy, once, for every throttle (config/client_address.py).
+    "config.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Cache, static files and production server (see the block below).
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Security (production): oversized bodies refused before anything reads them; the CSP.
+    # Security (production): oversized bodies and NUL in paths or queries refused before
+    # anything reads them; the CSP.
     "config.limits.RequestBodyLimitMiddleware",
+    "config.limits.RefuseNulMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -193,6 +197,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "league@localhost")
+# How long an e-mail's one-click unsubscribe link works (notifications/unsubscribe.py).
+UNSUBSCRIBE_LINK_DAYS = int(os.environ.get("UNSUBSCRIBE_LINK_DAYS", "90"))
 # Links in e-mails are made absolute with this.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
@@ -307,6 +313,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # Throttles read REMOTE_ADDR, which `config.client_address` has set from
+    # TRUSTED_PROXY_COUNT (never DRF's default: the whole X-Forwarded-For as the key).
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pokémon TCG League API",
@@ -347,7 +356,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Proxies in front of the site whose X-Forwarded-For entries are trusted (1 behind the TLS
-# proxy); login throttling reads the client's address with it.
+# proxy): the one setting every throttle (logins, API, pages) reads the client's address
+# with, through `config.client_address`.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
 
 # Content-Security-Policy (django-csp): only our own scripts, styles and images. Inline
@@ -392,7 +402,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 AXES_LOCKOUT_CALLABLE = "config.login_throttle.lockout_response"
 AXES_VERBOSE = False
 # === end of Security (production) =====================================================

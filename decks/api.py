@@ -3,36 +3,13 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
-from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 
 from .models import Card, Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
-
-
-class AnonymousDeckCheckThrottle(AnonRateThrottle):
-    """Anonymous callers of the public deck check: `rate` requests per IP address (signed-in
-    users are not limited). A check of the largest accepted paste costs a few milliseconds;
-    the limit keeps one client from occupying the web workers all the same. Counts live in
-    Django's default cache (per process with the local-memory cache)."""
-
-    scope = "deck-check"
-    rate = "30/min"
-
-    def allow_request(self, request, view):
-        if super().allow_request(request, view):
-            return True
-        # DRF adds "Expected available in N seconds." and the Retry-After header.
-        raise Throttled(
-            wait=self.wait(),
-            detail=(
-                f"Too many deck checks from this address: at most {self.num_requests} a "
-                f"minute without signing in (signed-in players are not limited)."
-            ),
-        )
+from .throttle import AnonymousDeckCheckThrottle
 
 
 class CardSerializer(serializers.ModelSerializer):

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from django import forms
 from django.shortcuts import render
+from rest_framework.exceptions import Throttled
 
 from .models import Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
+from .throttle import AnonymousDeckCheckThrottle
 
 
 def verdict_dict(verdict) -> dict:
@@ -82,6 +84,17 @@ def deck_check(request):
     """Check a list against any format; nothing is stored."""
     form = CheckForm(request.POST or None)
     verdict = None
+    if request.method == "POST":
+        # The API's limit, counted together with it, by the client's address behind the
+        # proxy (`config.client_address`): anonymous checks, page or API, 30 a minute.
+        try:
+            AnonymousDeckCheckThrottle().allow_request(request, None)
+        except Throttled as exc:
+            form.add_error(None, exc.detail)
+            response = render(request, "decks/check.html", {"form": form, "verdict": None})
+            response.status_code = 429
+            response["Retry-After"] = str(int(exc.wait or 60))
+            return response
     if request.method == "POST" and form.is_valid():
         text = form.cleaned_data["decklist_text"]
         verdict = verdict_context(

@@ -43,9 +43,13 @@ class CloseCallInputSerializer(serializers.Serializer):
 class PenaltySerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name", read_only=True)
     event_name = serializers.CharField(source="event.name", read_only=True)
-    round_number = serializers.IntegerField(source="round.number", read_only=True, default=None)
-    table = serializers.IntegerField(source="match.table", read_only=True, default=None)
-    judge = serializers.StringRelatedField()
+    round_number = serializers.IntegerField(
+        source="round.number", read_only=True, default=None, allow_null=True
+    )
+    table = serializers.IntegerField(
+        source="match.table", read_only=True, default=None, allow_null=True
+    )
+    judge = serializers.StringRelatedField(allow_null=True)
 
     class Meta:
         model = Penalty

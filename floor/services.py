@@ -226,7 +226,8 @@ def issue_penalty(
         judge=_user(by_user), result_changed=changed,
     )  # fmt: skip
     if penalty == rules.DISQUALIFICATION and reg.is_active:
-        league_services.drop(registration=reg, by_user=by_user)
+        # The judge's `penalties` action covers the drop a disqualification makes.
+        league_services.drop(registration=reg, by_user=by_user, action="penalties")
     notify.penalty_issued(made)
     return made
 

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from league import permissions
 from league.models import Event
+from league.params import parse_number
 
 from . import selectors
 
@@ -68,12 +69,13 @@ def event_overlay(request, event_id: int):
         pk=event_id,
     )
     raw = request.query_params.get("table", "")
-    if raw and (not raw.isdigit() or not 0 < int(raw) < 100000):
+    table = parse_number(raw, lo=1, hi=99999)
+    if raw and table is None:
         return Response(
             {"code": "table-invalid", "detail": "table must be a table number."},
             status=status.HTTP_400_BAD_REQUEST,
         )
-    data = selectors.overlay_data(event, int(raw) if raw else None)
+    data = selectors.overlay_data(event, table)
     response = Response(OverlaySerializer(data).data)
     response["Cache-Control"] = "no-store"
     return response

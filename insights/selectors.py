@@ -4,7 +4,7 @@ and the API.
 What the public sees of decks follows `league.permissions.decklists_are_public`: the
 overlay (an OBS browser source, usually anonymous) and the metagame show archetypes and
 lists only once the event's lists are public, whoever asks; staff may preview the
-metagame before that (`can_preview`).
+metagame before that (`metagame_shown`: the staff who check decks, not scorekeepers).
 """
 
 from __future__ import annotations
@@ -97,20 +97,16 @@ def event_archetypes(event: Event) -> dict[int, str]:
 def final_results(event: Event, *, before_round: int | None = None) -> list[tuple]:
     """(a, b, result) of every final match of the event's public rounds (Swiss and top
     cut), as `rules.metagame` reads them."""
-    qs = Match.objects.filter(round__event=event, status=Match.Status.FINAL).exclude(
-        round__status=Round.Status.PAIRED
-    )
+    qs = Match.objects.filter(round__event=event, status=Match.Status.FINAL).in_public_rounds()
     if before_round is not None:
         qs = qs.filter(round__number__lt=before_round)
     return list(qs.values_list("player_a_id", "player_b_id", "result"))
 
 
-def can_preview(user, event: Event) -> bool:
-    return permissions.can(user, event, "view-private")
-
-
 def metagame_shown(user, event: Event) -> bool:
-    return permissions.decklists_are_public(event) or can_preview(user, event)
+    """The metagame reads every list: shown under the decklist rule for all of them
+    (`permissions.can_view_all_decklists`: public lists, or the staff who check decks)."""
+    return permissions.can_view_all_decklists(user, event)
 
 
 def event_metagame(event: Event) -> tuple[Metagame, dict[int, str]]:
@@ -123,12 +119,7 @@ def event_metagame(event: Event) -> tuple[Metagame, dict[int, str]]:
 
 def overlay_round(event: Event) -> Round | None:
     """The newest round the public sees."""
-    return (
-        Round.objects.filter(event=event)
-        .exclude(status=Round.Status.PAIRED)
-        .order_by("-number")
-        .first()
-    )
+    return Round.objects.filter(event=event).public().order_by("-number").first()
 
 
 def feature_table(event: Event) -> int | None:
@@ -230,7 +221,7 @@ def player_rounds(registration: Registration, *, published_only: bool) -> list[d
                 after[snap.round_number] = row
     matches = (
         Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
-        .exclude(round__status=Round.Status.PAIRED)
+        .in_public_rounds()
         .select_related("round", "player_a__player", "player_b__player")
         .order_by("round__number")
     )

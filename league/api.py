@@ -18,6 +18,7 @@ from decks.api import DecklistInputSerializer
 
 from . import permissions, selectors, services
 from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
+from .public_record import public_name
 from .services import staff
 
 
@@ -49,6 +50,8 @@ class EventSerializer(serializers.ModelSerializer):
     decklists_published = serializers.SerializerMethodField(
         help_text="Every list is public now (`decklists_open` says when they open)."
     )
+    zone = serializers.CharField(read_only=True, help_text="The time zone the event's times are in")
+    map_url = serializers.CharField(read_only=True, help_text="A map search of the address")
 
     class Meta:
         model = Event
@@ -73,6 +76,14 @@ class EventSerializer(serializers.ModelSerializer):
             "top_cut",
             "decklists_open",
             "decklists_published",
+            "venue_name",
+            "venue_address",
+            "time_zone",
+            "zone",
+            "map_url",
+            "entry_fee",
+            "description",
+            "contact",
         ]
 
     def get_decklists_published(self, event: Event) -> bool:
@@ -96,6 +107,14 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "late_entry_round",
             "dropped_after_round",
         ]
+
+
+class RosterSerializer(serializers.Serializer):
+    registered = serializers.IntegerField()
+    waitlist = serializers.IntegerField(help_text="How many wait for a place")
+    players = serializers.ListField(
+        child=serializers.DictField(), help_text="name, division, status"
+    )
 
 
 class PublishedDeckSerializer(serializers.ModelSerializer):
@@ -298,9 +317,33 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=RegistrationSerializer(many=True))
     @action(detail=True, pagination_class=None)
     def registrations(self, request, pk=None):
-        """Everyone registered (names and status): public, decklists are not part of it."""
-        rows = Registration.objects.filter(event=self.get_object()).select_related("player")
-        return Response(RegistrationSerializer(rows, many=True).data)
+        """Everyone registered (names and status), decklists not part of it: the staff's
+        view; anyone else reads the roster's rule (`permissions.can_view_roster`) and the
+        public names (a minor's first name and initial)."""
+        event = self.get_object()
+        rows = Registration.objects.filter(event=event).select_related("player")
+        data = RegistrationSerializer(rows, many=True).data
+        if permissions.can(request.user, event, "view-private"):
+            return Response(data)
+        if not permissions.can_view_roster(request.user, event):
+            raise PermissionDenied("This league shows its rosters to its staff only.")
+        names = {reg.pk: public_name(reg.player) for reg in rows}
+        return Response([{**row, "player_name": names[row["id"]]} for row in data])
+
+    @extend_schema(responses=RosterSerializer)
+    @action(detail=True, pagination_class=None)
+    def roster(self, request, pk=None):
+        """The roster as the event's page shows it: public names and divisions, and the
+        waiting list as a count; 403 when the league shows rosters to its staff only."""
+        event = self.get_object()
+        if not permissions.can_view_roster(request.user, event):
+            raise PermissionDenied("This league shows its rosters to its staff only.")
+        counts = selectors.registration_counts(event)
+        players = [
+            {k: row[k] for k in ("name", "division", "status")} for row in selectors.roster(event)
+        ]
+        waiting = counts.get(Registration.Status.WAITLISTED, 0)
+        return Response({"registered": counts["active"], "waitlist": waiting, "players": players})
 
 
 class RegistrationViewSet(viewsets.GenericViewSet):

@@ -16,6 +16,7 @@ from rules.editions import Edition
 from rules.scoring import table_to_rows
 
 from .bulk_writes import AnnouncedQuerySet
+from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
 
 #: Why an event is refused without a format: the check constraint and the service say it.
 FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
@@ -31,7 +32,7 @@ def default_points_table() -> dict:
             "attendance": 1}  # fmt: skip
 
 
-class League(models.Model):
+class League(LeagueRecordFields):
     name = models.CharField(max_length=120)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
@@ -107,7 +108,7 @@ class Division(models.TextChoices):
     MASTERS = "masters", "Masters"
 
 
-class Event(models.Model):
+class Event(EventDetailsFields):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         REGISTRATION = "registration", "Registration open"
@@ -240,7 +241,7 @@ class Event(models.Model):
         return self.kind == self.Kind.BOARD_GAME
 
 
-class Player(models.Model):
+class Player(PlayerRecordFields):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -154,6 +154,14 @@ def decklist_is_public(registration: Registration) -> bool:
     return decklists_are_public(event) or (_top_cut_open(event) and registration.in_top_cut)
 
 
+def can_view_all_decklists(user, event: Event) -> bool:
+    """Every list of the event, and what is read from them all (archetypes, the metagame):
+    once all are public (`decklists_are_public`), or for the staff who check decks. A
+    scorekeeper (`view-private` without `deck-checks`) reads no private list, nor its
+    archetype."""
+    return decklists_are_public(event) or can(user, event, "deck-checks")
+
+
 def public_decklists(event: Event) -> QuerySet[Registration]:
     """The registrations whose lists anyone may read (`decklist_is_public` as a query)."""
     played = Registration.objects.filter(event=event).exclude(
@@ -197,7 +205,8 @@ def owns_registration(user, registration: Registration) -> bool:
 
 def can_view_decklist(user, registration: Registration) -> bool:
     """The player, the staff who check decks (judges, organisers), and anyone once the
-    list is public (`decklist_is_public`)."""
+    list is public (`decklist_is_public`). The one decklist rule: what is read from a list
+    (its cards, legality, archetype) is shown under it too."""
     event = registration.event
     if not can_view_event(user, event):
         return False
@@ -212,3 +221,10 @@ def sees_deck_history(user, registration: Registration) -> bool:
     """The player and the staff who check decks see every version and who stored it;
     everyone else, once the list is public, sees only `selectors.public_decklist`."""
     return owns_registration(user, registration) or can(user, registration.event, "deck-checks")
+
+
+def can_view_roster(user, event: Event) -> bool:
+    """Who is registered (public names, divisions): anyone who may see the event when its
+    league's rosters are public (`League.roster_public`), else the event's staff only."""
+    staff = can(user, event, "view-private")
+    return staff or (event.season.league.roster_public and can_view_event(user, event))

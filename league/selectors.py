@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import Count
+from django.utils import timezone
 
 from .models import DeckSubmission, Event, Registration
+from .public_record import public_name
 
 #: Registrations that hold a place: registered or checked in.
 ACTIVE = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
@@ -32,3 +34,27 @@ def public_decklist(registration: Registration) -> DeckSubmission | None:
     """The list that counts, which is all the public sees once decklists are published:
     the latest version (the one the deck check and the printed sheets use)."""
     return registration.deck_submissions.order_by("-version").first()
+
+
+#: On the roster: who holds a place, and who dropped during the event.
+ROSTER = (*ACTIVE, Registration.Status.DROPPED)
+
+
+def roster(event: Event) -> list[dict]:
+    """The event's roster as the public sees it (ask `permissions.can_view_roster` first):
+    each player's public name (`public_record.public_name`: a minor's first name and
+    initial), division and status, sorted by name; no player id, no birth date."""
+    today = timezone.localdate()
+    rows = [
+        {
+            "name": public_name(reg.player, today),
+            "division": reg.division,
+            "division_name": reg.get_division_display(),
+            "status": reg.status,
+            "dropped": reg.status == Registration.Status.DROPPED,
+        }
+        for reg in Registration.objects.filter(event=event, status__in=ROSTER).select_related(
+            "player"
+        )
+    ]
+    return sorted(rows, key=lambda row: (row["name"].casefold(), row["division"]))

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from league import permissions
 from league.models import Event
+from league.params import parse_id, parse_number
 
 from . import page_cache, selectors, services
 from .models import Game, Match, ResultChange, Round, StandingsSnapshot
@@ -31,16 +32,10 @@ def _visible_event(user, event_id) -> Event:
     )
 
 
-def _visible(user, round_: Round) -> bool:
-    """A round (and its matches) is seen when its event is and it is published, or by
-    the event's staff."""
-    if permissions.can(user, round_.event, "view-private"):
-        return True
-    return round_.is_public and permissions.can_view_event(user, round_.event)
-
-
 class GameSerializer(serializers.ModelSerializer):
-    replay_of = serializers.PrimaryKeyRelatedField(read_only=True)
+    replay_of = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="The game this sudden-death game replays"
+    )
 
     class Meta:
         model = Game
@@ -58,7 +53,11 @@ class ResultChangeSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     player_a_name = serializers.CharField(source="player_a.player.name", read_only=True)
     player_b_name = serializers.CharField(
-        source="player_b.player.name", read_only=True, default=None
+        source="player_b.player.name",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="null for a bye",
     )
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     games = GameSerializer(many=True, read_only=True)
@@ -123,12 +122,12 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
         if not self.request.user.is_authenticated:
-            return qs.exclude(status=Round.Status.PAIRED)
+            return qs.public()
         return qs
 
     def get_object(self):
         round_ = super().get_object()
-        if not _visible(self.request.user, round_):
+        if not selectors.can_view_round(self.request.user, round_):
             raise NotFound()
         return round_
 
@@ -137,7 +136,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         the event and served from the shared cache (`matches.page_cache`), with an ETag."""
         head = get_object_or_404(Round.objects.select_related("event"), pk=pk)
         staff = permissions.can(request.user, head.event, "view-private")
-        if not _visible(request.user, head):
+        if not selectors.can_view_round(request.user, head):
             raise NotFound()
         if staff:
             return Response(RoundSerializer(self.get_queryset().get(pk=head.pk)).data)
@@ -153,8 +152,8 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(parameters=[OpenApiParameter("event", int, required=True)])
     def list(self, request):
-        event_id = request.query_params.get("event", "")
-        if not event_id.isdigit():
+        event_id = parse_id(request.query_params.get("event"))
+        if event_id is None:
             return Response(
                 {"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST
             )
@@ -216,7 +215,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     def retrieve(self, request, pk=None):
         match = self.get_object()
-        if not _visible(request.user, match.round):
+        if not selectors.can_view_round(request.user, match.round):
             raise NotFound()
         data = MatchSerializer(match).data
         if permissions.can(request.user, match.round.event, "view-private"):
@@ -254,7 +253,10 @@ class MatchViewSet(viewsets.GenericViewSet):
 class StandingsRowSerializer(serializers.Serializer):
     registration = serializers.IntegerField()
     player = serializers.CharField()
-    player_id = serializers.CharField()
+    player_id = serializers.CharField(
+        help_text="The Play! Pokémon ID: shown to the event's staff and on the player's own "
+        'row, "" to everyone else'
+    )
     division = serializers.CharField()
     rank = serializers.IntegerField()
     points = serializers.IntegerField()
@@ -281,16 +283,14 @@ def event_standings(request, event_id: int):
     """The latest standings snapshot (or `?round=N`). Only published standings are shown
     to players and anonymous users; staff also see the live, unpublished ones."""
     event = _visible_event(request.user, event_id)
-    round_number = request.query_params.get("round", "")
-    if round_number and not round_number.isdigit():
+    raw_round = request.query_params.get("round", "")
+    round_number = parse_number(raw_round, lo=1)
+    if raw_round and round_number is None:
         return Response(
             {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
         )
-    snapshot = selectors.latest_standings_head(
-        event,
-        int(round_number) if round_number else None,
-        published_only=not permissions.can(request.user, event, "view-private"),
-    )
+    staff = permissions.can(request.user, event, "view-private")
+    snapshot = selectors.latest_standings_head(event, round_number, published_only=not staff)
     if snapshot is None:
         return Response({"round": None, "version": None, "published": False, "rows": []})
     # A snapshot's rows change only with its computed_at: kept in the cache under both.
@@ -299,6 +299,7 @@ def event_standings(request, event_id: int):
     if rows is None:
         rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
         cache.set(key, rows, timeout=page_cache.FRAGMENT_TIMEOUT)
+    rows = selectors.standings_rows_for(request.user, event, rows, staff=staff)
     return Response({"round": snapshot.round_number, "version": snapshot.version,
                      "published": snapshot.published, "computed_at": snapshot.computed_at,
                      "rows": rows})  # fmt: skip

@@ -101,13 +101,16 @@ def _csv_text(value: str) -> str:
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
-def write_standings_csv(snapshot: StandingsSnapshot, out) -> None:
-    """Write a standings snapshot as CSV to `out` (anything with `write`): UTF-8 with a
-    byte-order mark, so spreadsheets read accents; names that look like formulas quoted."""
+def write_standings_csv(
+    snapshot: StandingsSnapshot, out, *, rows: list[dict] | None = None
+) -> None:
+    """Write a standings snapshot (or `rows`, its rows as the reader may see them) as CSV to
+    `out` (anything with `write`): UTF-8 with a byte-order mark, so spreadsheets read
+    accents; names that look like formulas quoted."""
     out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow(STANDINGS_CSV_COLUMNS)
-    for row in snapshot.rows:
+    for row in snapshot.rows if rows is None else rows:
         division = row.get("division", "")
         writer.writerow(
             [

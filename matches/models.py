@@ -13,12 +13,27 @@ Terms:
   after a correction adds a new version instead of overwriting a published one.
 """
 
+from __future__ import annotations
+
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
 
 from league.models import Event, Registration
+
+
+class RoundQuerySet(models.QuerySet):
+    def public(self) -> RoundQuerySet:
+        """The rounds anyone who sees the event may see: their pairings are published (the
+        one publication rule; `Round.is_public` is the same rule for one round)."""
+        return self.exclude(status=Round.Status.PAIRED)
+
+
+class MatchQuerySet(models.QuerySet):
+    def in_public_rounds(self) -> MatchQuerySet:
+        """The matches of public rounds (`RoundQuerySet.public`, through the round)."""
+        return self.exclude(round__status=Round.Status.PAIRED)
 
 
 class Round(models.Model):
@@ -48,6 +63,8 @@ class Round(models.Model):
     rematches = models.PositiveSmallIntegerField(default=0)
     pair_downs = models.PositiveSmallIntegerField(default=0)
 
+    objects = RoundQuerySet.as_manager()
+
     class Meta:
         ordering = ["event_id", "number"]
         constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_number")]
@@ -57,6 +74,8 @@ class Round(models.Model):
 
     @property
     def is_public(self) -> bool:
+        """Its pairings are published: `Round.objects.public()` for one round. Who may see
+        it is `matches.selectors.can_view_round`."""
         return self.status != self.Status.PAIRED
 
 
@@ -93,6 +112,8 @@ class Match(models.Model):
         default=0, help_text="Time extensions of this table (floor.TimeExtension), in minutes"
     )
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["round_id", "table"]

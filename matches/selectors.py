@@ -16,6 +16,7 @@ from django.db.models import (
     When,
 )
 
+from league import permissions
 from league.models import DeckSubmission, Division, Event, Registration
 from rules.scoring import PLAY_POKEMON, match_points
 from rules.standings import MatchRecord
@@ -68,7 +69,33 @@ def visible_rounds(event: Event, *, staff: bool) -> QuerySet[Round]:
     """The rounds of `event` a viewer may see: all of them for staff, else those whose
     pairings are published."""
     rounds = Round.objects.filter(event=event)
-    return rounds if staff else rounds.exclude(status=Round.Status.PAIRED)
+    return rounds if staff else rounds.public()
+
+
+def standings_rows_for(user, event: Event, rows: list[dict], *, staff: bool) -> list[dict]:
+    """Standings rows as `user` may read them: Play! Pokémon IDs (minors' among them) only
+    where the site shows them, to the event's staff (`staff`: `can(user, event,
+    "view-private")`) and to each player on their own row; "" elsewhere (the public
+    standings page shows none)."""
+    if staff:
+        return rows
+    own: set[int] = set()
+    if user is not None and user.is_authenticated:
+        own = set(
+            Registration.objects.filter(event=event, player__user=user).values_list("pk", flat=True)
+        )
+    return [row if row.get("registration") in own else {**row, "player_id": ""} for row in rows]
+
+
+def can_view_round(user, round_: Round, *, staff: bool | None = None) -> bool:
+    """The one question "may `user` see this round (its pairings, matches, results)?", for
+    pages, API and webhooks alike: the event's staff always; anyone else when they may see
+    the event (`permissions.can_view_event`) and the round is public (`Round.is_public`).
+    `staff`: the caller's answer to `can(user, event, "view-private")`, if it has one."""
+    event = round_.event
+    if staff is None:
+        staff = permissions.can(user, event, "view-private")
+    return staff or (round_.is_public and permissions.can_view_event(user, event))
 
 
 def current_match(user, event: Event) -> Match | None:
@@ -89,7 +116,7 @@ def published_matches_of(registration_ids: set[int]) -> QuerySet[Match]:
         Match.objects.filter(
             Q(player_a_id__in=registration_ids) | Q(player_b_id__in=registration_ids)
         )
-        .exclude(round__status=Round.Status.PAIRED)
+        .in_public_rounds()
         .select_related("round", "player_a__player", "player_b__player")
         .order_by("round__number", "pk")
     )
@@ -101,7 +128,7 @@ def latest_published_round(event_ids: list[int]) -> dict[int, int]:
         return {}
     return dict(
         Round.objects.filter(event_id__in=event_ids)
-        .exclude(status=Round.Status.PAIRED)
+        .public()
         .order_by()
         .values("event_id")
         .annotate(n=Max("number"))
@@ -247,3 +274,62 @@ def latest_deck_submissions(event: Event) -> list[DeckSubmission]:
         .annotate(division_order=division_order)
         .order_by("division_order", "registration__player__name", "registration_id")
     )
+
+
+def dashboard(event: Event, *, find: str = "", rows: int = 100) -> dict:
+    """What the staff dashboard shows of `event` (seven queries): the players in play (at
+    most `rows`, those matching `find` by name or Play! Pokémon ID), their count and how
+    many checked in, the waiting list and withdrawals, every round with its count of
+    missing results, the current round's open matches (at most `rows`), the disputes, and
+    whether there is a top cut and any standings."""
+    others = (Registration.Status.WAITLISTED, Registration.Status.WITHDRAWN)
+    listed = Registration.objects.filter(event=event).exclude(status__in=others)
+    tally = listed.aggregate(
+        total=Count("id"), checked_in=Count("id", filter=Q(status=Registration.Status.CHECKED_IN))
+    )
+    if find:
+        listed = listed.filter(Q(player__name__icontains=find) | Q(player__player_id=find))
+    players = list(listed.select_related("player").order_by("player__name")[:rows])
+    side = list(
+        Registration.objects.filter(event=event, status__in=others)
+        .select_related("player")
+        .order_by("player__name")
+    )
+    waiting = sorted(
+        (r for r in side if r.status == Registration.Status.WAITLISTED),
+        key=lambda r: (r.registered_at, r.pk),
+    )
+    final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
+    rounds = list(
+        Round.objects.filter(event=event)
+        .annotate(total=Count("matches"), final=final)
+        .order_by("number")
+    )
+    for round_ in rounds:
+        round_.missing = round_.total - round_.final
+    current = rounds[-1] if rounds else None
+    open_matches = []
+    if current is not None:
+        open_matches = list(
+            current.matches.exclude(status=Match.Status.FINAL)
+            .select_related("player_a__player", "player_b__player")
+            .order_by("division", "table")[:rows]
+        )
+    disputed = list(
+        Match.objects.filter(round__event=event, status=Match.Status.DISPUTED)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number", "table")
+    )
+    return {
+        "players": players,
+        "player_count": tally["total"],
+        "checked_in": tally["checked_in"],
+        "waiting": waiting,
+        "withdrawn": [r for r in side if r.status == Registration.Status.WITHDRAWN],
+        "rounds": rounds,
+        "current": current,
+        "open_matches": open_matches,
+        "disputed": disputed,
+        "has_top_cut": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
+        "has_standings": StandingsSnapshot.objects.filter(event=event).exists(),
+    }

@@ -2,13 +2,19 @@
 
 Each function is called once, in the transaction of the change it reports, by the service
 that makes it; it builds the event's facts and summary and calls `webhooks.services.emit`,
-which records one delivery per endpoint that wants it. A draft event sends nothing (only
-its staff may see it). Pairings go out when a round is published, not when it is paired:
-until then players may not see them either.
+which records one delivery per endpoint that wants it.
+
+Webhooks follow the pages' visibility rule: a receiver is told only what an anonymous
+visitor may see (`selectors.can_view_round` for nobody in particular). A draft event sends
+nothing; a round that is not public (paired, not yet published) sends nothing either:
+neither "round paired" nor the result of a match staff entered early. When the round is
+published, everything held back goes out in order: `round-paired`, `round-published`, then
+a `result-final` for each result that already stood (by table; byes are not announced).
 """
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from league.models import Event
@@ -17,6 +23,7 @@ from webhooks.services import emit, subscribed
 
 from .models import Match, Round
 from .presenters import match_result_text
+from .selectors import can_view_round
 
 
 def _event_facts(event: Event) -> dict:
@@ -37,13 +44,20 @@ def _wanted(event: Event, name: str) -> bool:
     return event.status != Event.Status.DRAFT and subscribed(season_id=event.season_id, event=name)
 
 
+def _public(round_: Round) -> bool:
+    """Whether anyone may see the round: the pages' rule, asked for an anonymous visitor."""
+    return can_view_round(AnonymousUser(), round_, staff=False)
+
+
 def _round_facts(round_: Round) -> dict:
     return {"number": round_.number, "stage": round_.stage, "status": round_.status}
 
 
 def round_paired(round_: Round) -> None:
+    """A round paired public (tables added to a published round); a round paired for staff
+    only is announced when it is published (`round_published`)."""
     event = round_.event
-    if not _wanted(event, events.ROUND_PAIRED):
+    if not _public(round_) or not _wanted(event, events.ROUND_PAIRED):
         return
     _emit(
         event,
@@ -55,9 +69,26 @@ def round_paired(round_: Round) -> None:
 
 
 def round_published(round_: Round) -> None:
+    """The round became public: what was held back until now goes out (see the module)."""
     event = round_.event
-    if not _wanted(event, events.ROUND_PUBLISHED):
+    if not _public(round_):
         return
+    round_paired(round_)
+    if _wanted(event, events.ROUND_PUBLISHED):
+        _announce_pairings(round_)
+    if _wanted(event, events.RESULT_FINAL):
+        stood = (
+            round_.matches.filter(status=Match.Status.FINAL, player_b__isnull=False)
+            .select_related("player_a__player", "player_b__player")
+            .order_by("division", "table")
+        )
+        for match in stood:
+            match.round = round_
+            result_final(match)
+
+
+def _announce_pairings(round_: Round) -> None:
+    event = round_.event
     pairings = [
         {
             "table": m.table,
@@ -81,7 +112,7 @@ def round_published(round_: Round) -> None:
 def result_final(match: Match) -> None:
     round_ = match.round
     event = round_.event
-    if not _wanted(event, events.RESULT_FINAL):
+    if not _public(round_) or not _wanted(event, events.RESULT_FINAL):
         return
     text = match_result_text(match)
     _emit(
@@ -108,7 +139,8 @@ def result_final(match: Match) -> None:
 
 def standings_published(event: Event, round_number: int | None, snapshots) -> None:
     """Called after a recompute with the snapshots it wrote: sends when the round asked to
-    be published (`round_number`) is among them, published."""
+    be published (`round_number`) is among them, published (standings are published when
+    their round closes, so the round is public)."""
     published = [s for s in snapshots if s.round_number == round_number and s.published]
     if not round_number or not published or not _wanted(event, events.STANDINGS_PUBLISHED):
         return

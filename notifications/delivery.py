@@ -33,7 +33,6 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
-from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.db.models import Q
@@ -41,12 +40,10 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from . import leases, outbox
+from . import leases, outbox, unsubscribe
 from .models import EmailStatus, MailPace, Notification
 
 logger = logging.getLogger(__name__)
-
-UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
 
 def _setting(name: str, default: float) -> float:
@@ -212,16 +209,6 @@ def message_id(notification: Notification) -> str:
     return f"<notification.{digest}@{domain}>"
 
 
-def unsubscribe_token(user_id: int, kind: str) -> str:
-    return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=True)
-
-
-def read_unsubscribe_token(token: str) -> tuple[int, str]:
-    """(user id, kind); `signing.BadSignature` for a token we did not make."""
-    user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    return int(user_id), str(kind)
-
-
 def greeting_name(user) -> str:
     """The player's name when the user has a player profile, else their full name or
     username."""
@@ -237,7 +224,7 @@ def build_email(
     `default.txt` and `default.html` when the kind has none."""
     unsubscribe_link = _absolute_reverse(
         "notification-unsubscribe",
-        token=unsubscribe_token(notification.recipient_id, notification.kind),
+        token=unsubscribe.make_token(notification.recipient_id, notification.kind),
     )
     context = {
         "notification": notification,

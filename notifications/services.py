@@ -23,6 +23,7 @@ from django.utils import timezone
 from rules.errors import DomainError
 
 from . import outbox
+from . import unsubscribe as unsubscribe_links
 from .models import (
     DEFAULT_EMAIL_KINDS,
     EmailPreference,
@@ -291,20 +292,29 @@ def set_email_kinds(*, user, kinds: Iterable[str]) -> EmailPreference:
     return preference
 
 
-def unsubscribe(*, token: str) -> tuple[int, str]:
-    """Switch off the e-mails of one kind for the user a signed unsubscribe link names.
-    Returns (user id, kind); `DomainError("bad-unsubscribe-link")` for a link we did not
-    sign or a user who no longer exists."""
-    from django.core import signing
-
-    from .delivery import read_unsubscribe_token
-
+def read_unsubscribe_link(token: str) -> tuple[int, str]:
+    """(user id, kind) of an unsubscribe link's token, or the `DomainError` to show."""
     try:
-        user_id, kind = read_unsubscribe_token(token)
-    except (signing.BadSignature, ValueError, TypeError) as exc:
+        return unsubscribe_links.read_token(token)
+    except unsubscribe_links.ExpiredToken as exc:
+        raise DomainError(
+            "unsubscribe-link-expired",
+            "This unsubscribe link has expired. Sign in and choose your e-mails on your "
+            "preferences page instead.",
+            status=400,
+        ) from exc
+    except unsubscribe_links.BadToken as exc:
         raise DomainError(
             "bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400
         ) from exc
+
+
+def unsubscribe(*, token: str) -> tuple[int, str]:
+    """Switch off the e-mails of one kind for the user an unsubscribe link names
+    (`notifications.unsubscribe`). Returns (user id, kind); `DomainError` with
+    `unsubscribe-link-expired` for a link past its time, `bad-unsubscribe-link` for a link
+    we did not make or a user who no longer exists."""
+    user_id, kind = read_unsubscribe_link(token)
     user = get_user_model()._default_manager.filter(pk=user_id).first()
     if user is None or kind not in NotificationKind.values:
         raise DomainError("bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400)

@@ -73,19 +73,10 @@ def unsubscribe(request, token: str):
         if done:
             _user_id, kind = services.unsubscribe(token=token)
         else:
-            from .delivery import read_unsubscribe_token
-
-            _user_id, kind = read_unsubscribe_token(token)
+            _user_id, kind = services.read_unsubscribe_link(token)
     except DomainError as error:
         return render(
             request, "notifications/unsubscribe.html", {"error": error.message}, status=400
-        )
-    except Exception:  # a tampered token (BadSignature, bad JSON)
-        return render(
-            request,
-            "notifications/unsubscribe.html",
-            {"error": "This unsubscribe link is not valid."},
-            status=400,
         )
     label = NotificationKind(kind).label if kind in NotificationKind.values else kind
     return render(request, "notifications/unsubscribe.html", {"done": done, "label": label})

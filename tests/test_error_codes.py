@@ -43,7 +43,7 @@ CODES = {
     "result-incomplete", "results-missing", "round-closed", "round-has-results",
     "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
-    "unknown-format", "unknown-kind", "unknown-player",
+    "unknown-format", "unknown-kind", "unknown-player", "unsubscribe-link-expired",
     "bad-edition", "no-tardiness-rule", "not-late-yet",
     "already-staff", "invalid-staff-role", "last-organiser", "unknown-user",
 }  # fmt: skip

@@ -13,6 +13,6 @@ from .. import selectors
 @login_required
 def my_penalties(request):
     players = list(Player.objects.filter(user=request.user))
-    history = selectors.penalty_history(players)
+    history = selectors.penalty_history(players, own=True)
     rows = [row for p in players for row in history[p.pk]]
     return render(request, "floor/my_penalties.html", {"rows": rows})

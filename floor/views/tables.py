@@ -103,7 +103,7 @@ def match_floor(request, match_id: int):
                 return redirect("floor-match", match.pk)
         status = 400
     players = [r.player for r in (match.player_a, match.player_b) if r is not None]
-    history = selectors.penalty_history(players)
+    history = selectors.penalty_history(players, viewer=request.user)
     return render(
         request,
         "floor/match_floor.html",

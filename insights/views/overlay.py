@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from league.params import parse_number
 from league.view_helpers import get_event, require, require_visible, show_error
 from rules.errors import DomainError
 
@@ -19,9 +20,9 @@ def _table(request) -> int | None:
     raw = request.GET.get("table", "")
     if not raw:
         return None
-    if not raw.isdigit() or not 0 < int(raw) < 100000:
+    if (table := parse_number(raw, lo=1, hi=99999)) is None:
         raise Http404("No such table.")
-    return int(raw)
+    return table
 
 
 def event_overlay(request, event_id: int):
@@ -47,11 +48,10 @@ def event_stream(request, event_id: int):
     if request.method == "POST":
         raw = request.POST.get("table", "").strip()
         try:
-            if raw and not raw.isdigit():
+            table = parse_number(raw, lo=1, hi=99999)
+            if raw and table is None:
                 raise DomainError("table-invalid", "A table number is 1 or more.")
-            services.set_feature_table(
-                user=request.user, event=event, table=int(raw) if raw else None
-            )
+            services.set_feature_table(user=request.user, event=event, table=table)
         except DomainError as exc:
             show_error(request, exc)
         else:

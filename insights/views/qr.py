@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from league import permissions
 from league.models import Event, Registration
 from league.view_helpers import get_event, own_registration, require, require_visible
 
@@ -66,8 +67,15 @@ def registration_card(request, event_id: int, registration_id: int):
     registration = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, event=event
     )
-    rules = selectors.league_rules(event.season.league)
     deck = selectors.latest_decks_of([registration]).get(registration.pk)
+    # The list, its legality and archetype under the one decklist rule (a scorekeeper
+    # learns only that a list is in).
+    deck_shown = deck is not None and permissions.can_view_decklist(request.user, registration)
+    archetype = ""
+    if deck_shown:
+        archetype = selectors.archetype_of(
+            registration, deck, selectors.league_rules(event.season.league)
+        )
     return render(
         request,
         "insights/registration_card.html",
@@ -75,6 +83,7 @@ def registration_card(request, event_id: int, registration_id: int):
             "event": event,
             "registration": registration,
             "deck": deck,
-            "archetype": selectors.archetype_of(registration, deck, rules) if deck else "",
+            "deck_shown": deck_shown,
+            "archetype": archetype,
         },
     )

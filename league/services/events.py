@@ -15,6 +15,7 @@ EVENT_FIELDS = (
     "division_mode", "sudden_death_prizes", "swiss_rounds", "top_cut", "require_check_in", "status",
     "sudden_death_style",
     "decklists_open", "rule_edition", "days", "day1_rounds",
+    "venue_name", "venue_address", "time_zone", "entry_fee", "description", "contact",
 )  # fmt: skip
 
 

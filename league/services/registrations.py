@@ -81,8 +81,15 @@ def check_in(*, registration: Registration, by_user=None) -> Registration:
 
 
 @transaction.atomic
-def drop(*, registration: Registration, by_user, after_round: int | None = None) -> Registration:
-    """Drop a player from the event (by the player or staff).
+def drop(
+    *,
+    registration: Registration,
+    by_user,
+    after_round: int | None = None,
+    action: str = "pair-rounds",
+) -> Registration:
+    """Drop a player from the event (by the player, or staff whose role allows `action`:
+    `pair-rounds` for drops at the desk, `penalties` when a disqualification drops them).
 
     Before the first round this is a withdrawal and frees a place for the waiting list; after
     it the player is never paired again but stays in the standings, with their record frozen
@@ -97,7 +104,7 @@ def drop(*, registration: Registration, by_user, after_round: int | None = None)
     event = registration.event
     if not (
         permissions.owns_registration(by_user, registration)
-        or permissions.can(by_user, event, "pair-rounds")
+        or permissions.can(by_user, event, action)
     ):
         raise DomainError(
             "not-allowed", "Only the player or the event staff can drop a player.", status=403

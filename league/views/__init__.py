@@ -4,7 +4,8 @@
 - `registrations`: registering, checking in, dropping;
 - `decklists`: the player's deck page, the staff's decklists, one player's list;
 - `accounts`: sign-up and the player profile;
-- `staff`: the league's staff page (organisers, judges, scorekeepers).
+- `staff`: the league's staff page (organisers, judges, scorekeepers);
+- `roster`: who is registered for an event (public names, divisions).
 
 Views are thin: they load rows, check who may look with `league.permissions`, call one
 service and redirect with a message; `league.view_helpers.show_error` turns a `DomainError`
@@ -16,6 +17,7 @@ from .accounts import password_reset, profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
 from .leagues import event_create, event_edit, home, league_detail
 from .registrations import event_register, registration_check_in, registration_drop
+from .roster import event_roster
 from .staff import league_staff
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "event_decks",
     "event_edit",
     "event_register",
+    "event_roster",
     "home",
     "league_detail",
     "league_staff",

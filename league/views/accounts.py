@@ -10,6 +10,7 @@ from django.contrib.auth.views import PasswordResetView
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
@@ -19,6 +20,7 @@ from rules.errors import DomainError
 from .. import notify, services
 from ..forms import PasswordResetByWorkerForm, ProfileForm, SignupForm
 from ..models import Division, Season
+from ..params import parse_id
 from ..services import tokens
 from ..view_helpers import safe_next, show_error
 
@@ -127,10 +129,8 @@ def profile(request, new_key: str = ""):
 def profile_tokens(request):
     """Create a personal API token (its key is shown once, on this answer) or revoke one."""
     if "revoke" in request.POST:
-        token_id = request.POST["revoke"]
-        if token_id.isdigit() and tokens.revoke_api_token(
-            user=request.user, token_id=int(token_id)
-        ):
+        token_id = parse_id(request.POST["revoke"])
+        if token_id is not None and tokens.revoke_api_token(user=request.user, token_id=token_id):
             messages.success(request, "Token revoked: scripts using it are refused from now on.")
         return redirect("profile")
     try:
@@ -139,4 +139,7 @@ def profile_tokens(request):
         show_error(request, exc)
         return redirect("profile")
     request.method = "GET"
-    return profile(request, new_key=key)
+    response = profile(request, new_key=key)
+    # The key is on this answer only: no browser or proxy may keep a copy of it.
+    add_never_cache_headers(response)
+    return response

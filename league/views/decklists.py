@@ -18,6 +18,7 @@ from rules.errors import DomainError
 from .. import permissions, services
 from ..forms import DecklistForm, PublishDecklistsForm
 from ..models import DeckSubmission, Registration
+from ..params import parse_number
 from ..view_helpers import (
     can,
     get_event,
@@ -35,9 +36,10 @@ def _versions(registration: Registration) -> list[DeckSubmission]:
 
 def _shown_version(request, versions: list[DeckSubmission]) -> DeckSubmission | None:
     wanted = request.GET.get("version")
-    if wanted and wanted.isdigit():
+    if wanted:
+        number = parse_number(wanted, lo=1)
         for submission in versions:
-            if submission.version == int(wanted):
+            if submission.version == number:
                 return submission
         raise Http404("No such version.")
     return versions[0] if versions else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from collections import defaultdict
 
 from django.contrib import messages
@@ -9,15 +10,25 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from rules.errors import DomainError
 
 from .. import permissions, services
 from ..forms import EventForm
 from ..models import Event, League, SeasonStanding
+from ..public_record import zone_name
 from ..view_helpers import get_event, require, show_error
 
 PUBLIC_STATUSES = (Event.Status.REGISTRATION, Event.Status.RUNNING, Event.Status.TOP_CUT)
+
+
+def form_time_zone(request, event: Event | None):
+    """The event form's times are read and shown in the event's time zone (the one posted,
+    else the event's, else the site's)."""
+    posted = request.POST.get("time_zone") if request.method == "POST" else None
+    name = zone_name(posted or (event.time_zone if event else None))
+    return timezone.override(zoneinfo.ZoneInfo(name))
 
 
 def home(request):
@@ -62,18 +73,21 @@ def event_create(request, slug: str):
     if season is None:
         messages.error(request, "Create a season first (in the admin).")
         return redirect("league-detail", league.slug)
-    form = EventForm(request.POST or None, initial={"status": Event.Status.REGISTRATION})
-    if request.method == "POST" and form.is_valid():
-        try:
-            event = services.create_event(season=season, by_user=request.user, **form.cleaned_data)
-        except DomainError as exc:
-            show_error(request, exc, form=form)
-        else:
-            messages.success(request, f"{event.name} created.")
-            return redirect("event-detail", event.pk)
-    return render(
-        request, "league/event_form.html", {"form": form, "league": league, "season": season}
-    )
+    with form_time_zone(request, None):
+        form = EventForm(request.POST or None, initial={"status": Event.Status.REGISTRATION})
+        if request.method == "POST" and form.is_valid():
+            try:
+                event = services.create_event(
+                    season=season, by_user=request.user, **form.cleaned_data
+                )
+            except DomainError as exc:
+                show_error(request, exc, form=form)
+            else:
+                messages.success(request, f"{event.name} created.")
+                return redirect("event-detail", event.pk)
+        return render(
+            request, "league/event_form.html", {"form": form, "league": league, "season": season}
+        )
 
 
 @login_required
@@ -81,17 +95,18 @@ def event_edit(request, event_id: int):
     """Event staff: change the event's settings."""
     event = get_event(event_id)
     require(request, event, "manage-event")
-    form = EventForm(request.POST or None, instance=event)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_event(event=event, by_user=request.user, **form.cleaned_data)
-        except DomainError as exc:
-            show_error(request, exc, form=form)
-        else:
-            messages.success(request, "Event settings saved.")
-            return redirect("event-detail", event.pk)
-    return render(
-        request,
-        "league/event_form.html",
-        {"form": form, "league": event.season.league, "event": event},
-    )
+    with form_time_zone(request, event):
+        form = EventForm(request.POST or None, instance=event)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.update_event(event=event, by_user=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                show_error(request, exc, form=form)
+            else:
+                messages.success(request, "Event settings saved.")
+                return redirect("event-detail", event.pk)
+        return render(
+            request,
+            "league/event_form.html",
+            {"form": form, "league": event.season.league, "event": event},
+        )

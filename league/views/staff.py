@@ -13,6 +13,7 @@ from rules.errors import DomainError
 
 from .. import permissions
 from ..models import Event, League
+from ..params import parse_id
 from ..services import staff
 from ..view_helpers import show_error
 
@@ -41,8 +42,8 @@ def league_staff(request, slug: str):
     if not permissions.is_league_organiser(request.user, league):
         raise PermissionDenied("Only the league's organisers manage its staff.")
     initial = {}
-    if request.GET.get("event", "").isdigit():
-        initial["event"] = int(request.GET["event"])
+    if (event_id := parse_id(request.GET.get("event"))) is not None:
+        initial["event"] = event_id
     form = AddStaffForm(request.POST or None, league=league, initial=initial)
     if request.method == "POST":
         try:
@@ -54,8 +55,8 @@ def league_staff(request, slug: str):
                 staff.remove_staff(
                     league=league,
                     by_user=request.user,
-                    role_id=int(role_id) if role_id.isdigit() else None,
-                    organiser_id=int(organiser_id) if organiser_id.isdigit() else None,
+                    role_id=parse_id(role_id),
+                    organiser_id=parse_id(organiser_id),
                 )
                 messages.success(request, "Removed from the staff.")
                 return redirect("league-staff", league.slug)

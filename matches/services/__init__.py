@@ -14,8 +14,10 @@ import them from here: `from matches import services; services.pair_next_round(.
 
 from .common import ACTIVE
 from .results import (
+    can_report,
     notify_result_reported,
     record_decided_result,
+    report_refusal,
     report_result,
     set_result,
     stored_result,
@@ -42,6 +44,7 @@ __all__ = [
     "ACTIVE",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
+    "can_report",
     "close_round",
     "event_pods",
     "event_structure",
@@ -53,6 +56,7 @@ __all__ = [
     "recompute_standings",
     "record_decided_result",
     "record_paired_matches",
+    "report_refusal",
     "report_result",
     "request_standings",
     "send_round_clock_reminders",

@@ -130,6 +130,31 @@ def _lock_match(match: Match) -> Match:
     )
 
 
+def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | None:
+    """Why `user` may not report `match` now, or None: the one eligibility rule, which
+    `report_result` enforces and the match page asks (`can_report`). Only the match's own
+    players report, never a bye, once its round is published, until the result stands
+    (`retry`: the caller answers a repeated report after that itself)."""
+    if match.side_of_user(user) is None:
+        return DomainError("not-your-match", "You can only report your own match.", status=403)
+    if match.is_bye:
+        return DomainError("result-final", "A bye needs no report.", status=409)
+    if not match.round.is_public:
+        return DomainError(
+            "round-not-public", "This round's pairings are not published yet.", status=409
+        )
+    if match.status == Match.Status.FINAL and not retry:
+        return DomainError(
+            "result-final", "The result already stands; ask staff to correct it.", status=409
+        )
+    return None
+
+
+def can_report(match: Match, user) -> bool:
+    """May `user` report `match` now (`report_refusal` is None)?"""
+    return report_refusal(match, user) is None
+
+
 @transaction.atomic
 def report_result(*, match: Match, by_user, payload: dict) -> Match:
     """A player reports their match: `payload = {"games": [{"outcome": "a"|"b"|"both_won"|
@@ -145,14 +170,9 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     """
     match = _lock_match(match)
     side = match.side_of_user(by_user)
-    if side is None:
-        raise DomainError("not-your-match", "You can only report your own match.", status=403)
-    if match.is_bye:
-        raise DomainError("result-final", "A bye needs no report.", status=409)
-    if not match.round.is_public:
-        raise DomainError(
-            "round-not-public", "This round's pairings are not published yet.", status=409
-        )
+    # A result that stands is refused below, unless this is the same report again (a retry).
+    if (refusal := report_refusal(match, by_user, retry=True)) is not None:
+        raise refusal
     final = match.status == Match.Status.FINAL
     resolution = None if final else _resolve(match, payload)
     if resolution is not None:

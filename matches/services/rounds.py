@@ -356,8 +356,9 @@ def start_clock(*, round_: Round, by_user) -> Round:
 
 @transaction.atomic
 def close_round(*, round_: Round, by_user) -> Round:
-    """Close a round once every result stands. Closing the last top-cut round (or the last
-    Swiss round of an event with no cut) finishes the event and awards league points.
+    """Close a round once every result stands, publishing it first if it is only paired.
+    Closing the last top-cut round (or the last Swiss round of an event with no cut)
+    finishes the event and awards league points.
     Raises `results-missing`."""
     event = _lock_event(round_.event)
     _require(by_user, event, "pair-rounds")
@@ -374,6 +375,9 @@ def close_round(*, round_: Round, by_user) -> Round:
         raise DomainError(
             "results-missing", f"Results are missing at table(s) {shown}.", status=409
         )
+    if round_.status == Round.Status.PAIRED:
+        # A closed round is public: it is published first (players told, webhooks sent).
+        round_ = publish_round(round_=round_, by_user=by_user)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -16,6 +15,7 @@ from league import selectors as league_selectors
 from league import services as league_services
 from league.editions import event_edition
 from league.models import Division, Event, Registration
+from league.params import parse_number
 from league.view_helpers import (
     get_event,
     is_staff,
@@ -71,13 +71,14 @@ def event_detail(request, event_id: int):
             "active_count": counts["active"],
             "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
             "has_standings": standings.exists(),
+            "roster_visible": permissions.can_view_roster(request.user, event),
             "published_lists": published_lists,
             "edition": event_edition(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
-            "has_bracket": any(r.stage == Round.Stage.TOP_CUT and r.is_public for r in rounds)
-            or (staff and any(r.stage == Round.Stage.TOP_CUT for r in rounds)),
+            # `rounds` are those the viewer may see (`visible_rounds`).
+            "has_bracket": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
         },
     )
 
@@ -96,45 +97,8 @@ def event_dashboard(request, event_id: int):
     if event.is_board_game:
         return redirect("gamenight", event.pk)
     find = request.GET.get("find", "").strip()[:60]
-    others = (Registration.Status.WAITLISTED, Registration.Status.WITHDRAWN)
-    listed = Registration.objects.filter(event=event).exclude(status__in=others)
-    tally = listed.aggregate(
-        total=Count("id"), checked_in=Count("id", filter=Q(status=Registration.Status.CHECKED_IN))
-    )
-    if find:
-        listed = listed.filter(Q(player__name__icontains=find) | Q(player__player_id=find))
-    players = list(listed.select_related("player").order_by("player__name")[:DASHBOARD_ROWS])
-    side = list(
-        Registration.objects.filter(event=event, status__in=others)
-        .select_related("player")
-        .order_by("player__name")
-    )
-    waiting = sorted(
-        (r for r in side if r.status == Registration.Status.WAITLISTED),
-        key=lambda r: (r.registered_at, r.pk),
-    )
-    withdrawn = [r for r in side if r.status == Registration.Status.WITHDRAWN]
-    final = Count("matches", filter=Q(matches__status=Match.Status.FINAL))
-    rounds = list(
-        Round.objects.filter(event=event)
-        .annotate(total=Count("matches"), final=final)
-        .order_by("number")
-    )
-    for round_ in rounds:
-        round_.missing = round_.total - round_.final
-    current = rounds[-1] if rounds else None
-    open_matches = []
-    if current is not None:
-        open_matches = list(
-            current.matches.exclude(status=Match.Status.FINAL)
-            .select_related("player_a__player", "player_b__player")
-            .order_by("division", "table")[:DASHBOARD_ROWS]
-        )
-    disputed = list(
-        Match.objects.filter(round__event=event, status=Match.Status.DISPUTED)
-        .select_related("round", "player_a__player", "player_b__player")
-        .order_by("round__number", "table")
-    )
+    board = selectors.dashboard(event, find=find, rows=DASHBOARD_ROWS)
+    current = board["current"]
     pods = services.event_pods(event)
     swiss_rounds, top_cut = services.structure_of(pods)
     return render(
@@ -143,24 +107,14 @@ def event_dashboard(request, event_id: int):
         {
             "event": event,
             "can": staff_actions(request, event),
-            "players": players,
-            "player_count": tally["total"],
+            **board,
             "find": find,
             "rows_cap": DASHBOARD_ROWS,
-            "waiting": waiting,
-            "withdrawn": withdrawn,
-            "checked_in": tally["checked_in"],
-            "rounds": rounds,
-            "current": current,
-            "open_matches": open_matches,
-            "disputed": disputed,
             "can_pair": (current is None or current.status == Round.Status.CLOSED)
             and event.status != Event.Status.FINISHED,
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
-            "has_top_cut": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
-            "has_standings": StandingsSnapshot.objects.filter(event=event).exists(),
         },
     )
 
@@ -175,10 +129,11 @@ def chosen_snapshot(
     """The latest standings the viewer may see, or those of round `?round=N` (404 when it
     has none)."""
     wanted = request.GET.get("round", "")
-    if wanted and not wanted.isdigit():
+    number = parse_number(wanted, lo=1)
+    if wanted and number is None:
         raise Http404("No such round.")
     read = selectors.latest_standings if rows else selectors.latest_standings_head
-    snapshot = read(event, int(wanted) if wanted else None, published_only=not staff)
+    snapshot = read(event, number, published_only=not staff)
     if wanted and snapshot is None:
         raise Http404("No standings for that round.")
     return snapshot

@@ -29,7 +29,7 @@ from .events import chosen_snapshot
 
 def event_standings_csv(request, event_id: int):
     """The standings as CSV (`?round=N` for an older round): public once published, staff
-    also get the live ones. UTF-8 with a byte-order mark, so spreadsheets read accents."""
+    also get the live ones. Play! Pokémon IDs only for staff and on the player's own row. UTF-8 with a byte-order mark, so spreadsheets read accents."""
     event = get_event(event_id)
     require_visible(request, event)
     staff = is_staff(request, event)
@@ -41,7 +41,8 @@ def event_standings_csv(request, event_id: int):
     name += "" if snapshot.published else "-live"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-    write_standings_csv(snapshot, response)
+    rows = selectors.standings_rows_for(request.user, event, snapshot.rows, staff=staff)
+    write_standings_csv(snapshot, response, rows=rows)
     return response
 
 

@@ -7,7 +7,6 @@ from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -16,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from league.editions import event_edition
+from league.params import parse_number
 from league.view_helpers import (
     back,
     can,
@@ -58,7 +58,9 @@ def _load_match(request, match_id: int) -> Match:
         pk=match_id,
     )
     require_visible(request, match.round.event)
-    if not match.round.is_public and not is_staff(request, match.round.event):
+    if not selectors.can_view_round(
+        request.user, match.round, staff=is_staff(request, match.round.event)
+    ):
         raise Http404("This round is not published yet.")
     return match
 
@@ -75,8 +77,8 @@ def _rows(match: Match, data=None) -> int:
     posted (a staff correction may list a longer chain)."""
     rows = match.round.event.best_of + 2
     if data is not None:
-        posted = [int(k[5:]) for k in data if k.startswith("game_") and k[5:].isdigit()]
-        rows = max([rows, *posted])
+        posted = [parse_number(k[5:]) for k in data if k.startswith("game_")]
+        rows = max([rows, *(n for n in posted if n is not None)])
     return min(rows, MAX_ROWS)
 
 
@@ -107,12 +109,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     names = names_of(match)
     side = _side(request, match)
     games = selectors.match_games(match)
-    can_report = (
-        side is not None
-        and not match.is_bye
-        and match.round.is_public
-        and match.status != Match.Status.FINAL
-    )
+    can_report = services.can_report(match, request.user)
     reports, my_report, their_report = [], None, None
     if side is not None or staff:
         for report in match.reports.filter(superseded=False).select_related("reported_by"):
@@ -123,8 +120,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 my_report = entry
             elif side is not None:
                 their_report = entry
-    sudden_death = request.GET.get("sudden_death", "0")
-    sudden_death = min(int(sudden_death), MAX_SUDDEN_DEATH) if sudden_death.isdigit() else 0
+    sudden_death = min(parse_number(request.GET.get("sudden_death")) or 0, MAX_SUDDEN_DEATH)
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
     if can_report and games_form is None:
         games_form = PlayerGamesForm(
@@ -217,9 +213,11 @@ def match_report(request, match_id: int):
     """A player reports their match: one tap (best of 1), game by game, or confirming the
     opponent's report."""
     match = _load_match(request, match_id)
+    # The service's rule (a repeated report after the result stands is answered by it).
+    if (refusal := services.report_refusal(match, request.user, retry=True)) is not None:
+        show_error(request, refusal)
+        return redirect("match-detail", match.pk)
     side = _side(request, match)
-    if side is None:
-        raise PermissionDenied("You can only report your own match.")
     mode = request.POST.get("mode", "games")
     form = None
     if mode == "confirm":
@@ -312,10 +310,11 @@ GRID_PAGE = 200
 
 def _table_range(text: str) -> tuple[int, int] | None:
     lo, _, hi = text.replace("–", "-").partition("-")
-    if not lo.strip().isdigit():
+    lo_n = parse_number(lo.strip())
+    if lo_n is None:
         return None
-    lo_n = int(lo)
-    hi_n = int(hi) if hi.strip().isdigit() else lo_n
+    hi_n = parse_number(hi.strip())
+    hi_n = lo_n if hi_n is None else hi_n
     return (lo_n, hi_n) if lo_n <= hi_n else (hi_n, lo_n)
 
 

@@ -91,9 +91,9 @@ def round_action(request, event_id: int, number: int):
 def _round(request, event: Event, number: int) -> Round:
     require_visible(request, event)
     round_ = get_object_or_404(Round, event=event, number=number)
-    if not round_.is_public and not is_staff(request, event):
-        raise Http404("This round is not published yet.")
     round_.event = event
+    if not selectors.can_view_round(request.user, round_, staff=is_staff(request, event)):
+        raise Http404("This round is not published yet.")
     return round_
 
 

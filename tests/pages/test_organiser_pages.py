@@ -418,10 +418,11 @@ def test_the_standings_csv_is_public_once_published(client, event, snapshots, as
         response["Content-Disposition"]
         == f'attachment; filename="{event.slug}-standings-round-1.csv"'
     )
+    # Play! Pokémon IDs are the staff's and each player's own (issue 27), not the public's.
     assert read_csv(response) == [
         ["rank", "player", "player id", "division", "record", "points", "OWP %", "OOWP %", "dropped"],
-        ["1", "Ash Ketchum", ash.player_id, "Masters", "1-0-0", "3", "25.00", "75.00", "no"],
-        ["2", "Misty Waterflower", misty.player_id, "Masters", "0-1-0", "0", "100.00", "25.00", "no"],
+        ["1", "Ash Ketchum", "", "Masters", "1-0-0", "3", "25.00", "75.00", "no"],
+        ["2", "Misty Waterflower", "", "Masters", "0-1-0", "0", "100.00", "25.00", "no"],
     ]  # fmt: skip
     assert client.get(url + "?round=2").status_code == 404
     assert client.get(url + "?round=x").status_code == 404
@@ -440,6 +441,8 @@ def test_staff_also_download_the_live_standings(client, event, snapshots, organi
     assert rows[2][1] == "Ash Ketchum" and rows[2][-1] == "yes"
     older = client.get(reverse("event-standings-csv", args=[event.pk]) + "?round=1")
     assert read_csv(older)[1][1] == "Ash Ketchum"
+    ids = {row[1]: row[2] for row in read_csv(older)[1:]}
+    assert all(ids.values()) and len(ids) == 2  # staff get every Play! Pokémon ID
 
 
 def test_no_standings_csv_before_standings_or_for_a_draft(client, make_event, event, organiser):

@@ -29,6 +29,12 @@ def endpoint_for(league, staff, url, names=None):
     )
 
 
+def pair_public(event, staff):
+    """Pair the next round and publish it: webhooks announce a round once it is public."""
+    round_ = match_services.pair_next_round(event=event, by_user=staff)
+    return match_services.publish_round(round_=round_, by_user=staff)
+
+
 def test_a_published_round_arrives_signed_and_verifiable(make_event, staff, receiver, allow_local):
     event, _ = make_event(players=4)
     endpoint = endpoint_for(event.season.league, staff, receiver.url)
@@ -112,7 +118,9 @@ def test_a_rolled_back_change_records_no_delivery(make_event, staff):
         paused_at=timezone.now(),
     )
     with pytest.raises(RuntimeError), transaction.atomic():
-        match_services.pair_next_round(event=event, by_user=staff)
+        # Announced when the round is public (a paired round is staff's only).
+        round_ = match_services.pair_next_round(event=event, by_user=staff)
+        match_services.publish_round(round_=round_, by_user=staff)
         assert WebhookDelivery.objects.count() == 1
         raise RuntimeError("the change fails after the hook")
     assert WebhookDelivery.objects.count() == 0
@@ -138,7 +146,7 @@ def test_a_receiver_that_fails_twice_gets_it_on_the_third_try(
     event, _ = make_event(players=4)
     with Receiver(fail_first=2) as receiver:
         endpoint_for(event.season.league, staff, receiver.url, [events.ROUND_PAIRED])
-        match_services.pair_next_round(event=event, by_user=staff)
+        pair_public(event, staff)
     assert [r.answered for r in receiver.requests] == [500, 500, 200]
     assert len({r.delivery_id for r in receiver.requests}) == 1
     delivery = WebhookDelivery.objects.get()
@@ -156,7 +164,7 @@ def test_a_url_that_keeps_failing_is_paused_and_the_organisers_told(
     event, _ = make_event(players=4)
     with Receiver(always_fail=True) as receiver:
         endpoint = endpoint_for(event.season.league, staff, receiver.url, [events.ROUND_PAIRED])
-        round_ = match_services.pair_next_round(event=event, by_user=staff)
+        round_ = pair_public(event, staff)
         assert len(receiver.requests) == 3
         endpoint.refresh_from_db()
         assert endpoint.is_paused and "3 failed attempts" in endpoint.paused_reason
@@ -188,7 +196,7 @@ def test_send_again_from_the_page_resends_a_failed_delivery_with_the_same_id(
     league = event.season.league
     with Receiver(fail_first=2) as receiver:
         endpoint = endpoint_for(league, staff, receiver.url, [events.ROUND_PAIRED])
-        match_services.pair_next_round(event=event, by_user=staff)
+        pair_public(event, staff)
         delivery = endpoint.deliveries.get()
         assert delivery.status == DeliveryStatus.FAILED and delivery.last_status_code == 500
         client.force_login(staff)
@@ -229,7 +237,7 @@ def test_a_loopback_target_is_refused_again_at_send_time(make_event, staff, rece
     endpoint = endpoint_for(event.season.league, staff, receiver.url, [events.ROUND_PAIRED])
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
     settings.WEBHOOK_MAX_ATTEMPTS = 1
-    match_services.pair_next_round(event=event, by_user=staff)
+    pair_public(event, staff)
     assert receiver.requests == []
     delivery = endpoint.deliveries.get()
     assert delivery.status == DeliveryStatus.FAILED
@@ -260,7 +268,7 @@ def test_a_redirect_is_not_followed(make_event, staff, allow_local, settings):
             event, _ = make_event(players=4)
             url = f"http://127.0.0.1:{server.server_address[1]}/"
             endpoint = endpoint_for(event.season.league, staff, url, [events.ROUND_PAIRED])
-            match_services.pair_next_round(event=event, by_user=staff)
+            pair_public(event, staff)
         finally:
             server.shutdown()
             server.server_close()
@@ -342,7 +350,7 @@ def test_the_api_lists_deliveries_and_sends_again_for_organisers_only(
     event, _ = make_event(players=4)
     with Receiver(fail_first=1) as receiver:
         endpoint = endpoint_for(event.season.league, staff, receiver.url, [events.ROUND_PAIRED])
-        match_services.pair_next_round(event=event, by_user=staff)
+        pair_public(event, staff)
         delivery = endpoint.deliveries.get()
         client.force_login(UserFactory())
         assert client.get(f"/api/webhooks/{endpoint.pk}/").status_code == 404
