@@ -151,7 +151,9 @@ def free_port() -> int:
 
 
 def gunicorn(py: str, app: str, port: int) -> list[str]:
-    """The same gunicorn configuration for the site and its ceiling."""
+    """The same gunicorn configuration for the site and its ceiling, without the periodic
+    worker recycling (`max_requests`): at these rates all five workers would restart at
+    once in the middle of a measurement (seen: a 10-second run with no answer at all)."""
     return [
         py,
         "-m",
@@ -165,6 +167,8 @@ def gunicorn(py: str, app: str, port: int) -> list[str]:
         f"127.0.0.1:{port}",
         "--log-level",
         "warning",
+        "--max-requests",
+        "0",
     ]
 
 
