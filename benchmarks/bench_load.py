@@ -374,22 +374,26 @@ def main() -> None:
 def prepare(root: Path, players: int, *, keep: bool) -> dict:
     """A fresh database with the event built: by the services, or with `--keep` copied
     from the copy a previous run kept (PostgreSQL's CREATE DATABASE ... TEMPLATE, seconds
-    instead of minutes; the schema must be the same, so keep only across checkouts
-    without a new migration)."""
+    instead of minutes), then migrated to this checkout's schema."""
     import psycopg
 
     py = str(HERE / ".venv/bin/python")
     env = site_env(root)
     base, name = URL.rsplit("/", 1)
-    kept, kept_data = f"{name}_built_{players}", Path(f"/tmp/{name}_built_{players}.json")
+    template, kept_data = f"{name}_built_{players}", Path(f"/tmp/{name}_built_{players}.json")
     with psycopg.connect(base + "/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [kept]).fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template]).fetchone()
         if keep and exists and kept_data.exists():
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{kept}"')
-            return json.loads(kept_data.read_text())
-        conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+            reused = True
+        else:
+            reused = False
+            conn.execute(f'CREATE DATABASE "{name}"')
+    # A kept event is brought to this checkout's schema (a new migration since it was kept).
     subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    if reused:
+        return json.loads(kept_data.read_text())
     built = subprocess.run(
         [py, str(Path(__file__).resolve()), "--build", str(players)],
         cwd=root,
@@ -401,8 +405,8 @@ def prepare(root: Path, players: int, *, keep: bool) -> dict:
     data = json.loads(built.stdout.strip().splitlines()[-1])
     if keep:
         with psycopg.connect(base + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{name}"')
+            conn.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{template}" TEMPLATE "{name}"')
         kept_data.write_text(json.dumps(data))
     return data
 
