@@ -9,6 +9,7 @@ from gamenights import api as gamenights_api
 from insights import api as insights_api
 from league import api as league_api
 from matches import api as matches_api
+from matches import corrections_api
 from webhooks import api as webhooks_api
 
 router = DefaultRouter()
@@ -45,5 +46,26 @@ urlpatterns = [
     path("judge-calls/<int:call_id>/close/", floor_api.close_call, name="api-close-call"),
     path("me/penalties/", floor_api.my_penalties, name="api-my-penalties"),
     path("events/<int:event_id>/tables/", gamenights_api.event_tables, name="api-event-tables"),
+    path(
+        "rounds/<int:round_id>/corrections/",
+        corrections_api.round_correction,
+        name="api-round-correction",
+    ),
+    path("events/<int:event_id>/log/", corrections_api.event_log, name="api-event-log"),
+    path(
+        "registrations/<int:registration_id>/undo-drop/",
+        corrections_api.undo_drop,
+        name="api-undo-drop",
+    ),
+    path(
+        "registrations/<int:registration_id>/undo-check-in/",
+        corrections_api.undo_check_in,
+        name="api-undo-check-in",
+    ),
+    path(
+        "registrations/<int:registration_id>/seating/",
+        corrections_api.seating,
+        name="api-seating",
+    ),
     path("", include(router.urls)),
 ]

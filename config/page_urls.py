@@ -10,10 +10,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/events/new/", views.event_create, name="event-create"),
     path("leagues/<slug:slug>/staff/", views.league_staff, name="league-staff"),
+    path("leagues/<slug:slug>/calendar.ics", match_views.league_calendar, name="league-calendar"),
+    path("calendar/<str:token>.ics", match_views.my_calendar, name="my-calendar"),
     path("events/<int:event_id>/edit/", views.event_edit, name="event-edit"),
     path("decks/check/", deck_views.deck_check, name="deck-check"),
     # Events and registrations
     path("events/<int:event_id>/", match_views.event_detail, name="event-detail"),
+    path("events/", views.event_search, name="event-search"),
     path("events/<int:event_id>/roster/", views.event_roster, name="event-roster"),
     path("events/<int:event_id>/register/", views.event_register, name="event-register"),
     path(
@@ -62,6 +65,17 @@ urlpatterns = [
         "events/<int:event_id>/rounds/<int:number>/action/",
         match_views.round_action,
         name="round-action",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/correction/",
+        match_views.round_correction,
+        name="round-correction",
+    ),
+    path("events/<int:event_id>/log/", views.event_log, name="event-log"),
+    path(
+        "events/<int:event_id>/registrations/<int:registration_id>/undo/",
+        views.registration_undo,
+        name="registration-undo",
     ),
     # Paper for the venue (staff): the wall lists, match slips, standings (matches.paper)
     path(

@@ -20,7 +20,9 @@ from django.utils import timezone
 
 from league import permissions
 from league import services as league_services
+from league.event_log import EventLogEntry
 from league.models import Registration
+from league.services import eventlog
 from matches import services as match_services
 from matches.models import Match, Round
 from rules import penalties as rules
@@ -52,6 +54,20 @@ def _user(user):
     return user if user is not None and user.is_authenticated else None
 
 
+def _log(match: Match, kind: str, by_user, summary: str, registrations, after: dict) -> None:
+    """The floor's row in the event log (`league.services.eventlog`), in the same
+    transaction as the change."""
+    eventlog.record(
+        event=match.round.event_id,
+        kind=kind,
+        by_user=by_user,
+        summary=f"Round {match.round.number}, table {match.table}: {summary}",
+        registrations=registrations,
+        round_number=match.round.number,
+        after=after,
+    )
+
+
 # --- time extensions ------------------------------------------------------------------
 
 
@@ -76,6 +92,14 @@ def extend_time(*, match: Match, by_user, minutes: int, reason: str = "") -> Mat
     match.extra_minutes = F("extra_minutes") + int(minutes)
     match.save(update_fields=["extra_minutes", "updated_at"])
     match.refresh_from_db(fields=["extra_minutes"])
+    _log(
+        match,
+        EventLogEntry.Kind.TIME_EXTENSION,
+        by_user,
+        f"{minutes} more minutes.",
+        [match.player_a_id, match.player_b_id],
+        {"minutes": int(minutes), "reason": reason[:MAX_REASON]},
+    )
     return match
 
 
@@ -225,6 +249,14 @@ def issue_penalty(
         infraction=infraction, penalty=penalty, prizes=prizes or None, note=note,
         judge=_user(by_user), result_changed=changed,
     )  # fmt: skip
+    _log(
+        match,
+        EventLogEntry.Kind.PENALTY,
+        by_user,
+        f"{rules.penalty_label(penalty)} for {reg.player.name} ({infraction}).",
+        [reg],
+        {"infraction": infraction, "penalty": penalty, "prizes": prizes, "note": note},
+    )
     if penalty == rules.DISQUALIFICATION and reg.is_active:
         # The judge's `penalties` action covers the drop a disqualification makes.
         league_services.drop(registration=reg, by_user=by_user, action="penalties")
@@ -260,6 +292,15 @@ def record_deck_check(
     note = (note or "").strip()[:200]
     if outcome == DeckCheck.Outcome.MISMATCH and not note:
         raise DomainError("invalid-deck-check", "Say what does not match the registered list.")
-    return DeckCheck.objects.create(
+    check = DeckCheck.objects.create(
         match=match, registration=reg, outcome=outcome, note=note, checked_by=_user(by_user)
     )
+    _log(
+        match,
+        EventLogEntry.Kind.DECK_CHECK,
+        by_user,
+        f"{reg.player.name}'s deck checked: {check.get_outcome_display().lower()}.",
+        [reg],
+        {"outcome": outcome, "note": note},
+    )
+    return check

@@ -19,6 +19,7 @@ urlpatterns = [
         name="archetype-edit",
     ),
     path("leagues/<slug:slug>/archetypes/", views.archetype_rules, name="archetype-rules"),
+    path("players/<int:player_id>/", views.player_page, name="player-page"),
     path("events/<int:event_id>/poster/", views.event_poster, name="event-poster"),
     path("events/<int:event_id>/my-code/", views.my_code, name="my-code"),
     path(

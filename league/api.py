@@ -15,8 +15,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from decks.api import DecklistInputSerializer
+from decks.models import Format
 
 from . import permissions, selectors, services
+from .forms import EventSearchForm
 from .models import DeckSubmission, Event, League, Registration, Season, SeasonStanding
 from .public_record import public_name
 from .services import staff
@@ -265,15 +267,29 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(SeasonStandingSerializer(rows, many=True).data)
 
 
+#: The events list's filters, as on the events search page (`league.forms.EventSearchForm`):
+#: `q`, `league` (slug), `format` (key), `status` (or `past`), `date_from`, `date_to`.
+SEARCH_PARAMS = ("q", "league", "format", "status", "date_from", "date_to")
+
+
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"
     serializer_class = EventSerializer
     permission_classes = [AllowAny]
 
     def get_queryset(self):
-        return permissions.visible_events(
+        events = permissions.visible_events(
             self.request.user, Event.objects.select_related("format", "season__league")
-        ).order_by("pk")
+        )
+        params = self.request.query_params
+        if self.action != "list" or not any(params.get(k) for k in SEARCH_PARAMS):
+            return events.order_by("pk")
+        form = EventSearchForm(
+            params,
+            leagues=League.objects.values_list("slug", "name"),
+            formats=Format.objects.values_list("key", "name"),
+        )
+        return selectors.search_events(events, **form.filters())
 
     @extend_schema(request=None, responses={201: RegistrationSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])

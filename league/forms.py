@@ -185,3 +185,41 @@ class PasswordResetByWorkerForm(PasswordResetForm):
             site_name=site_name,
             use_https=use_https,
         )
+
+
+class EventSearchForm(forms.Form):
+    """The events search: every field optional; a wrong value is dropped, never an error
+    page (the list shows what the rest asks)."""
+
+    q = forms.CharField(label="Search", required=False, max_length=80)
+    league = forms.ChoiceField(required=False)
+    format = forms.ChoiceField(required=False)
+    status = forms.ChoiceField(required=False)
+    date_from = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args, leagues=(), formats=(), **kwargs):
+        from .models import Event
+
+        super().__init__(*args, **kwargs)
+        self.fields["league"].choices = [("", "Every league"), *leagues]
+        self.fields["format"].choices = [("", "Every format"), *formats]
+        statuses = [(s, label) for s, label in Event.Status.choices if s != Event.Status.DRAFT]
+        self.fields["status"].choices = [("", "Any status"), *statuses]
+
+    def filters(self) -> dict:
+        """The valid fields as `selectors.search_events` takes them."""
+        self.is_valid()
+        data = self.cleaned_data
+        return {
+            "text": data.get("q") or "",
+            "league": data.get("league") or "",
+            "format": data.get("format") or "",
+            "status": data.get("status") or "",
+            "date_from": data.get("date_from"),
+            "date_to": data.get("date_to"),
+        }

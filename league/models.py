@@ -211,6 +211,7 @@ class Event(EventDetailsFields):
     # (drops, late entry) knows how far the event is without reading `matches`' tables.
     swiss_rounds_paired = models.PositiveSmallIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=40, blank=True, help_text="Seed for pairings (reproducible)")
+    feature_tables = models.JSONField(default=list, blank=True, help_text="Kept for the stream")
     created_at = models.DateTimeField(auto_now_add=True)
 
     #: The event whose public pages show this row (`league.bulk_writes`).
@@ -295,6 +296,7 @@ class Registration(models.Model):
     # Written by `matches.services` as it pairs the top cut's first round (as
     # `Event.swiss_rounds_paired`): whose list a "top cut" decklist phase opens.
     in_top_cut = models.BooleanField(default=False, editable=False)
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Every round")
     # Written by `matches.services` at a two-day event's cut to day 2: the player stayed
     # below the edition's match points and finishes with their day-1 standing.
     finished_on_day_one = models.BooleanField(default=False, editable=False)

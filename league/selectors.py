@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from .models import DeckSubmission, Event, Registration
@@ -52,9 +52,47 @@ def roster(event: Event) -> list[dict]:
             "division_name": reg.get_division_display(),
             "status": reg.status,
             "dropped": reg.status == Registration.Status.DROPPED,
+            "page": None if reg.player.page_hidden else reg.player_id,
         }
         for reg in Registration.objects.filter(event=event, status__in=ROSTER).select_related(
             "player"
         )
     ]
     return sorted(rows, key=lambda row: (row["name"].casefold(), row["division"]))
+
+
+def search_events(
+    events: QuerySet[Event],
+    *,
+    text: str = "",
+    league: str = "",
+    format: str = "",
+    date_from=None,
+    date_to=None,
+    status: str = "",
+) -> QuerySet[Event]:
+    """`events` (already narrowed to what the viewer may see: `permissions.visible_events`)
+    filtered as the events search asks: words in the name, venue or league, the league's
+    slug, the format's key, a date range (on the event's start, inclusive) and a status
+    (`past` for finished events); upcoming first, then the most recent past."""
+    if text:
+        for word in text.split()[:6]:
+            events = events.filter(
+                Q(name__icontains=word)
+                | Q(venue_name__icontains=word)
+                | Q(venue_address__icontains=word)
+                | Q(season__league__name__icontains=word)
+            )
+    if league:
+        events = events.filter(season__league__slug=league)
+    if format:
+        events = events.filter(format__key=format)
+    if date_from:
+        events = events.filter(starts_at__date__gte=date_from)
+    if date_to:
+        events = events.filter(starts_at__date__lte=date_to)
+    if status == "past":
+        events = events.filter(status=Event.Status.FINISHED)
+    elif status:
+        events = events.filter(status=status)
+    return events.select_related("season__league", "format").order_by("-starts_at", "-pk")

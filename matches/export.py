@@ -1,5 +1,6 @@
 """What the organiser exports: an event as one JSON document (players, rounds, matches
-with their games and sudden-death chains, drops, and the standings after every round), and
+with their games and sudden-death chains, drops, the standings after every round, and the
+event log of every change that is not play), and
 a standings snapshot as CSV."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import csv
 
 from league.editions import event_edition
 from league.models import Division, Event, Registration
+from league.services import eventlog
 
 from .models import Round, StandingsSnapshot
 
@@ -57,6 +59,7 @@ def export_event(event: Event) -> dict:
             {"round": s.round_number, "version": s.version, "published": s.published, "rows": s.rows}
             for s in snapshots
         ],
+        "log": eventlog.export_rows(event),
     }  # fmt: skip
 
 

@@ -20,17 +20,18 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 
+from league.bulk_writes import AnnouncedQuerySet
 from league.models import Event, Registration
 
 
-class RoundQuerySet(models.QuerySet):
+class RoundQuerySet(AnnouncedQuerySet):
     def public(self) -> RoundQuerySet:
         """The rounds anyone who sees the event may see: their pairings are published (the
         one publication rule; `Round.is_public` is the same rule for one round)."""
         return self.exclude(status=Round.Status.PAIRED)
 
 
-class MatchQuerySet(models.QuerySet):
+class MatchQuerySet(AnnouncedQuerySet):
     def in_public_rounds(self) -> MatchQuerySet:
         """The matches of public rounds (`RoundQuerySet.public`, through the round)."""
         return self.exclude(round__status=Round.Status.PAIRED)
@@ -63,6 +64,8 @@ class Round(models.Model):
     rematches = models.PositiveSmallIntegerField(default=0)
     pair_downs = models.PositiveSmallIntegerField(default=0)
 
+    #: The event whose public pages show this row (`league.bulk_writes`).
+    PAGE_EVENT_PATH = "event_id"
     objects = RoundQuerySet.as_manager()
 
     class Meta:
@@ -113,6 +116,7 @@ class Match(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    PAGE_EVENT_PATH = "round__event_id"
     objects = MatchQuerySet.as_manager()
 
     class Meta:
@@ -245,6 +249,9 @@ class StandingsSnapshot(models.Model):
     )
     computed_at = models.DateTimeField(auto_now=True)
     published = models.BooleanField(default=False)
+
+    PAGE_EVENT_PATH = "event_id"
+    objects = AnnouncedQuerySet.as_manager()
 
     class Meta:
         ordering = ["event_id", "round_number", "version"]

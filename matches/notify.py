@@ -192,3 +192,52 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
         body=body,
         url=reverse("event-dashboard", args=[event.pk]),
     )
+
+
+def _seating_body(round_: Round, m: Match, me) -> str:
+    other = m.player_b if me.pk == m.player_a_id else m.player_a
+    if other is None:
+        return f"You now have a bye in round {round_.number}: it counts as a win."
+    return f"Round {round_.number}: you now play at table {m.table} against {_name(other)}."
+
+
+def table_changed(
+    round_: Round, matches: list[Match], *, registration_ids: set[int], key: str
+) -> int:
+    """Tell the players of `registration_ids` (seated in `matches` after a staff edit of a
+    published round) their new table and opponent. `key` names the edit (its log row)."""
+    event = round_.event
+    url = reverse("round-pairings", args=[event.pk, round_.number])
+    items = [
+        NotificationItem(
+            recipient_id=me.player.user_id,
+            key=f"seating:{key}:reg:{me.pk}",
+            subject=f"{event.name}: your round {round_.number} table changed"[:200],
+            body=_seating_body(round_, m, me),
+            url=url,
+        )
+        for m in matches
+        for me in (m.player_a, m.player_b)
+        if me is not None and me.pk in registration_ids and me.player.user_id is not None
+    ]
+    return notify(kind="pairings_published", items=items)
+
+
+def round_cancelled(round_: Round, matches: list[Match]) -> int:
+    """Tell every player of a published round that was undone that it is cancelled and
+    new pairings follow."""
+    event = round_.event
+    items = [
+        NotificationItem(
+            recipient_id=me.player.user_id,
+            key=f"cancelled:round:{round_.pk}:reg:{me.pk}",
+            subject=f"{event.name}: round {round_.number} pairings cancelled"[:200],
+            body=f"The pairings of round {round_.number} of {event.name} were cancelled by "
+            "the staff. Stay near the pairings board: new pairings follow.",
+            url=reverse("event-detail", args=[event.pk]),
+        )
+        for m in matches
+        for me in (m.player_a, m.player_b)
+        if me is not None and me.player.user_id is not None
+    ]
+    return notify(kind="pairings_published", items=items)

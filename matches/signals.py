@@ -1,12 +1,15 @@
 """Bump an event's page version (`matches.page_cache`) when something its public round
-pages show is saved or deleted. Bulk writes (`bulk_create`, `update`) send no signals: the
-services that use them save the round or the match as well in the same transaction."""
+pages show is saved or deleted (`post_save`, `post_delete`) or written in bulk (`update`,
+`bulk_create`, `bulk_update` of these models send `league.signals.rows_written` with the
+events they touched: `league.bulk_writes`), so no write of a row the pages show can leave
+them stale."""
 
 from __future__ import annotations
 
 from django.db.models.signals import post_delete, post_save
 
 from league.models import Event, Player, Registration
+from league.signals import rows_written
 
 from . import page_cache
 from .models import Match, Round, StandingsSnapshot
@@ -32,7 +35,15 @@ def _changed(sender, instance, **kwargs) -> None:
         page_cache.bump_on_commit(instance.event_id)
 
 
+def _written(sender, event_ids, **kwargs) -> None:
+    for event_id in event_ids:
+        page_cache.bump_on_commit(event_id)
+
+
 def connect() -> None:
     for model in (Match, Round, StandingsSnapshot, Registration, Event, Player):
         post_save.connect(_changed, sender=model, dispatch_uid=f"page-cache-{model.__name__}")
         post_delete.connect(_changed, sender=model, dispatch_uid=f"page-cache-del-{model.__name__}")
+        rows_written.connect(
+            _written, sender=model, dispatch_uid=f"page-cache-bulk-{model.__name__}"
+        )

@@ -178,13 +178,15 @@ def simulation_season(staff) -> Season:
 def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, drop_rate: float = 0.03,
                    season: Season | None = None, staff=None, name: str | None = None,
                    stop_after_round: int | None = None, report_share: float = 0.0,
-                   emails: bool = False, progress=None, days: int = 1) -> SimulationReport:  # fmt: skip
+                   emails: bool = False, progress=None, days: int = 1,
+                   prepare=None) -> SimulationReport:  # fmt: skip
     """Create an event in `season` (a simulation league by default) and play it through.
     `players` is a count of new players or a list of existing ones; `stop_after_round`
     leaves the event running after that round's results (for demos), with the next round
     paired, published and `report_share` of its results reported; `emails` gives new
     players e-mail addresses, so notifications are mailed too, not only put in inboxes;
-    `days=2` plays a two-day event (day 2 by the rule edition's match points)."""
+    `days=2` plays a two-day event (day 2 by the rule edition's match points);
+    `prepare(event)` runs once everyone is registered, before round 1 (fixed seats…)."""
     rng = random.Random(seed)
     ensure_default_formats()
     staff = staff or organiser()
@@ -210,6 +212,8 @@ def simulate_event(*, players: int | list[Player], seed: int, best_of: int = 3, 
             league_services.submit_deck(
                 registration=reg, text=rng.choice(decks), by_user=player.user
             )
+    if prepare is not None:
+        prepare(event)
     while True:
         started = time.perf_counter()
         try:

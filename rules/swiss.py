@@ -57,7 +57,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,10 +71,12 @@ __all__ = [
     "PairingPlayer",
     "PairingReport",
     "PairingResult",
+    "assign_tables",
     "main",
     "minimum_point_difference",
     "pair_round",
     "pair_round_with_report",
+    "pairing_warnings",
 ]
 
 EXACT_LIMIT = 64  # fields up to this size are solved exactly when the fast path is not certified
@@ -703,6 +705,69 @@ class _Pairing:
             if not added or len(chosen) >= REGION_LIMIT:
                 break
         return chosen
+
+
+# -- tables: fixed seats and feature tables ---------------------------------------------------
+
+
+def assign_tables(
+    pairings: Sequence[tuple[str, str | None]],
+    *,
+    fixed: dict[str, int] | None = None,
+    featured: Collection[str] = (),
+    feature_tables: Sequence[int] = (),
+) -> tuple[list[int], list[str]]:
+    """Table numbers for `pairings` (in the order given: top tables first, byes last).
+
+    A player with a fixed table (``fixed``: id -> table, accessibility) has their match at
+    that table, whoever the opponent is; when two players who meet both have one, the
+    first player's is used, and a table two matches claim goes to the first.  Feature
+    tables are kept for the matches of ``featured`` players (in order) and for no other
+    match; every other match gets the lowest free number.  Returns the tables, in the
+    order of ``pairings``, and the players whose fixed table could not be kept.
+    """
+    fixed = fixed or {}
+    reserved = set(feature_tables)
+    tables: list[int | None] = [None] * len(pairings)
+    used: set[int] = set()
+    missed: list[str] = []
+    for i, pair in enumerate(pairings):
+        wanted = [fixed[p] for p in pair if p is not None and p in fixed]
+        free = [t for t in wanted if t not in used]
+        if free:
+            tables[i] = free[0]
+            used.add(free[0])
+        missed += [p for p in pair if p is not None and p in fixed and fixed[p] != tables[i]]
+    features = [t for t in feature_tables if t not in used]
+    for i, pair in enumerate(pairings):
+        if tables[i] is None and features and any(p in featured for p in pair if p):
+            tables[i] = features.pop(0)
+            used.add(tables[i])
+    next_table = 1
+    for i in range(len(pairings)):
+        if tables[i] is None:
+            while next_table in used or next_table in reserved:
+                next_table += 1
+            tables[i] = next_table
+            used.add(next_table)
+    return [t for t in tables if t is not None], missed
+
+
+# -- pairings edited by hand ------------------------------------------------------------------
+
+
+def pairing_warnings(a: PairingPlayer, b: PairingPlayer | None) -> tuple[str, ...]:
+    """What a pairing made by hand needs confirmed: ``"rematch"`` (the two met before),
+    ``"score-groups"`` (they are on different match points), ``"second-bye"`` (a bye to a
+    player who had one).  Empty when the pairing is one Swiss could make."""
+    if b is None:
+        return ("second-bye",) if a.had_bye else ()
+    warnings = []
+    if b.id in a.opponents or a.id in b.opponents:
+        warnings.append("rematch")
+    if a.points != b.points:
+        warnings.append("score-groups")
+    return tuple(warnings)
 
 
 # -- command line ------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ CODES = {
     "unknown-format", "unknown-kind", "unknown-player", "unsubscribe-link-expired",
     "bad-edition", "no-tardiness-rule", "not-late-yet",
     "already-staff", "invalid-staff-role", "last-organiser", "unknown-user",
+    "invalid-edit", "needs-confirmation", "not-checked-in", "not-dropped", "not-last-round",
+    "not-seated", "player-dropped", "reason-required", "seated-twice", "table-taken",
 }  # fmt: skip
 
 #: Codes the site's middleware answers with directly (`{"code": ..., "detail"}`), before or

@@ -1,5 +1,6 @@
 from .metagame import archetype_edit, archetype_rules, event_metagame, player_rounds
 from .overlay import event_overlay, event_stream
+from .players import player_page
 from .qr import event_poster, my_code, registration_card
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "event_poster",
     "event_stream",
     "my_code",
+    "player_page",
     "player_rounds",
     "registration_card",
 ]

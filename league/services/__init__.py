@@ -14,8 +14,17 @@ from .events import EVENT_FIELDS, create_event, update_event
 from .passwords import request_password_reset, send_password_reset
 from .points import recompute_season_points, record_placements
 from .profiles import save_profile
-from .registrations import check_in, division_of, drop, register, rounds_started
+from .registrations import (
+    check_in,
+    division_of,
+    drop,
+    register,
+    rounds_started,
+    undo_check_in,
+    undo_drop,
+)
 from .reminders import send_deck_deadline_reminders, send_event_starting_notices
+from .seating import set_feature_tables, set_seating
 
 __all__ = [
     "EVENT_FIELDS",
@@ -36,6 +45,10 @@ __all__ = [
     "send_deck_deadline_reminders",
     "send_event_starting_notices",
     "send_password_reset",
+    "set_feature_tables",
+    "set_seating",
     "submit_deck",
+    "undo_check_in",
+    "undo_drop",
     "update_event",
 ]

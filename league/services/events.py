@@ -8,7 +8,9 @@ from django.utils.text import slugify
 from rules.errors import DomainError
 
 from .. import permissions, signals
+from ..event_log import EventLogEntry
 from ..models import FORMAT_REQUIRED, Event, Season
+from . import eventlog
 
 EVENT_FIELDS = (
     "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
@@ -86,8 +88,27 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
         )
     _check_event_fields(fields, event)
     previous_status = event.status
+    changed = {k: (getattr(event, k), v) for k, v in fields.items() if getattr(event, k) != v}
     for name, value in fields.items():
         setattr(event, name, value)
     event.save()
+    if changed and previous_status in (Event.Status.RUNNING, Event.Status.TOP_CUT):
+        eventlog.record(
+            event=event,
+            kind=EventLogEntry.Kind.SETTINGS,
+            by_user=by_user,
+            summary="Settings changed during play: " + ", ".join(sorted(changed)) + ".",
+            before={k: _plain(v[0]) for k, v in changed.items()},
+            after={k: _plain(v[1]) for k, v in changed.items()},
+        )
     signals.event_saved.send(sender=Event, event=event, previous_status=previous_status)
     return event
+
+
+def _plain(value):
+    """A setting's value as JSON: a format by its key, a date as text."""
+    if hasattr(value, "key"):
+        return value.key
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value

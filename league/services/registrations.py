@@ -9,7 +9,9 @@ from rules.divisions import division_for
 from rules.errors import DomainError
 
 from .. import permissions, selectors
+from ..event_log import EventLogEntry
 from ..models import Event, Player, Registration
+from . import eventlog
 
 
 def division_of(player: Player, event: Event) -> str:
@@ -119,11 +121,111 @@ def drop(
         if was_active:
             _promote_waitlist(event)
         return registration
+    before = registration.status
     registration.status = Registration.Status.DROPPED
     registration.dropped_after_round = min(after_round, played) if after_round else played
     registration.dropped_by = by_user if by_user and by_user.is_authenticated else None
     registration.save(update_fields=["status", "dropped_after_round", "dropped_by"])
+    eventlog.record(
+        event=event,
+        kind=EventLogEntry.Kind.DROP,
+        by_user=by_user,
+        summary=f"{registration.player.name} dropped after round {registration.dropped_after_round}.",
+        registrations=[registration],
+        before={"status": before},
+        after={
+            "status": registration.status,
+            "dropped_after_round": registration.dropped_after_round,
+        },
+    )
     return registration
+
+
+@transaction.atomic
+def undo_drop(*, registration: Registration, by_user, reason: str) -> Registration:
+    """Take back a drop (or a withdrawal) entered by mistake (staff with `pair-rounds`): the
+    player is active again and is paired from the next round. Writes the registration and a
+    log row. Raises `not-allowed`, `reason-required`, `not-dropped`, `event-finished`."""
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("event__season__league", "player")
+        .get(pk=registration.pk)
+    )
+    event = registration.event
+    _require_staff(by_user, event)
+    reason = eventlog.clean_reason(reason, kind=EventLogEntry.Kind.DROP_UNDONE)
+    if registration.status not in (Registration.Status.DROPPED, Registration.Status.WITHDRAWN):
+        raise DomainError("not-dropped", f"{registration.player.name} has not dropped.", status=409)
+    if event.status == Event.Status.FINISHED:
+        raise DomainError("event-finished", f"{event} is finished.", status=409)
+    before = {
+        "status": registration.status,
+        "dropped_after_round": registration.dropped_after_round,
+    }
+    registration.status = (
+        Registration.Status.CHECKED_IN
+        if registration.checked_in_at
+        else Registration.Status.REGISTERED
+    )
+    registration.dropped_after_round = None
+    registration.dropped_by = None
+    registration.save(update_fields=["status", "dropped_after_round", "dropped_by"])
+    eventlog.record(
+        event=event,
+        kind=EventLogEntry.Kind.DROP_UNDONE,
+        by_user=by_user,
+        reason=reason,
+        summary=f"{registration.player.name}'s drop was undone: paired again from the next round.",
+        registrations=[registration],
+        before=before,
+        after={"status": registration.status},
+    )
+    return registration
+
+
+@transaction.atomic
+def undo_check_in(*, registration: Registration, by_user, reason: str) -> Registration:
+    """Take back a check-in entered for the wrong player, before round 1 is paired (staff).
+    Raises `not-allowed`, `reason-required`, `not-checked-in`, `event-started`."""
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("event__season__league", "player")
+        .get(pk=registration.pk)
+    )
+    event = registration.event
+    _require_staff(by_user, event)
+    reason = eventlog.clean_reason(reason, kind=EventLogEntry.Kind.CHECK_IN_UNDONE)
+    if registration.status != Registration.Status.CHECKED_IN:
+        raise DomainError(
+            "not-checked-in", f"{registration.player.name} is not checked in.", status=409
+        )
+    if rounds_started(event):
+        raise DomainError(
+            "event-started",
+            "Round 1 is paired: drop the player instead, or undo the round first.",
+            status=409,
+        )
+    registration.status = Registration.Status.REGISTERED
+    registration.checked_in_at = None
+    registration.save(update_fields=["status", "checked_in_at"])
+    eventlog.record(
+        event=event,
+        kind=EventLogEntry.Kind.CHECK_IN_UNDONE,
+        by_user=by_user,
+        reason=reason,
+        summary=f"{registration.player.name}'s check-in was undone.",
+        registrations=[registration],
+        before={"status": "checked_in"},
+        after={"status": registration.status},
+    )
+    return registration
+
+
+def _require_staff(by_user, event: Event) -> None:
+    if not permissions.can(by_user, event, "pair-rounds"):
+        raise DomainError(
+            "not-allowed", "Your staff role at this event does not allow this.", status=403
+        )
 
 
 def _promote_waitlist(event: Event) -> None:

@@ -5,7 +5,8 @@
 - `decklists`: the player's deck page, the staff's decklists, one player's list;
 - `accounts`: sign-up and the player profile;
 - `staff`: the league's staff page (organisers, judges, scorekeepers);
-- `roster`: who is registered for an event (public names, divisions).
+- `roster`: who is registered for an event (public names, divisions);
+- `discover`: the events search (league, format, dates, status), paginated.
 
 Views are thin: they load rows, check who may look with `league.permissions`, call one
 service and redirect with a message; `league.view_helpers.show_error` turns a `DomainError`
@@ -15,7 +16,10 @@ the player's history need rounds, so they live in `matches.views`.
 
 from .accounts import password_reset, profile, profile_tokens, signup
 from .decklists import deck_submit, event_deck_detail, event_decks
+from .discover import event_search
+from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
+from .public_profile import profile_public
 from .registrations import event_register, registration_check_in, registration_drop
 from .roster import event_roster
 from .staff import league_staff
@@ -26,15 +30,19 @@ __all__ = [
     "event_deck_detail",
     "event_decks",
     "event_edit",
+    "event_log",
     "event_register",
     "event_roster",
+    "event_search",
     "home",
     "league_detail",
     "league_staff",
     "password_reset",
     "profile",
+    "profile_public",
     "profile_tokens",
     "registration_check_in",
     "registration_drop",
+    "registration_undo",
     "signup",
 ]

@@ -19,7 +19,7 @@ from rules.errors import DomainError
 
 from .. import notify, services
 from ..forms import PasswordResetByWorkerForm, ProfileForm, SignupForm
-from ..models import Division, Season
+from ..models import CalendarFeed, Division, Season
 from ..params import parse_id
 from ..services import tokens
 from ..view_helpers import safe_next, show_error
@@ -80,6 +80,11 @@ def _current_seasons(birth_date) -> list[dict]:
     ]
 
 
+def _calendar_url(request) -> str:
+    feed = CalendarFeed.objects.filter(user=request.user).first()
+    return request.build_absolute_uri(reverse("my-calendar", args=[feed.token])) if feed else ""
+
+
 @login_required
 def profile(request, new_key: str = ""):
     """Create or edit the signed-in user's player profile (`services.save_profile`); shows
@@ -120,6 +125,7 @@ def profile(request, new_key: str = ""):
             "seasons": _current_seasons(player.birth_date if player else None),
             "tokens": list(request.user.api_tokens.all()),
             "new_key": new_key,
+            "calendar_url": _calendar_url(request),
         },
     )
 

@@ -13,6 +13,15 @@ import them from here: `from matches import services; services.pair_next_round(.
 """
 
 from .common import ACTIVE
+from .corrections import undo_round
+from .pairing_edits import (
+    SEAT_MODES,
+    give_bye,
+    move_match,
+    pair_players,
+    seat_player,
+    swap_players,
+)
 from .results import (
     can_report,
     notify_result_reported,
@@ -42,6 +51,7 @@ from .structure import Pod, event_pods, event_structure, structure_of
 
 __all__ = [
     "ACTIVE",
+    "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
     "can_report",
@@ -50,8 +60,11 @@ __all__ = [
     "event_structure",
     "final_placements",
     "finish_event",
+    "give_bye",
+    "move_match",
     "notify_result_reported",
     "pair_next_round",
+    "pair_players",
     "publish_round",
     "recompute_standings",
     "record_decided_result",
@@ -59,10 +72,13 @@ __all__ = [
     "report_refusal",
     "report_result",
     "request_standings",
+    "seat_player",
     "send_round_clock_reminders",
     "set_result",
     "standings_rows",
     "start_clock",
     "stored_result",
     "structure_of",
+    "swap_players",
+    "undo_round",
 ]

@@ -10,7 +10,9 @@ from django.db import transaction
 from django.db.models import Q
 
 from league.editions import event_edition
+from league.event_log import EventLogEntry
 from league.models import Event
+from league.services import eventlog
 from notifications import outbox
 from rules.errors import DomainError
 from rules.results import (
@@ -241,11 +243,27 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
         source="staff",
         note=note,
     )
+    after = stored_result(match)
+    if stood is not None and stood != after:
+        # A correction of a result that stood: the event log wants a reason (a refusal
+        # here rolls the whole change back with this transaction).
+        eventlog.record(
+            event=match.round.event_id,
+            kind=EventLogEntry.Kind.RESULT_CORRECTED,
+            by_user=by_user,
+            reason=note,
+            round_number=match.round.number,
+            registrations=[match.player_a_id, match.player_b_id],
+            summary=f"Round {match.round.number}, table {match.table}: result corrected to "
+            f"{match.get_result_display().lower()} ({match.a_game_wins}-{match.b_game_wins}).",
+            before=stood,
+            after=after,
+        )
     _carry_through_bracket(match, before, by_user=by_user)
     by_penalty = any(g.get("reason") == "penalty" for g in payload.get("games") or [])
     if was_disputed:
         notify.dispute_resolved(match)
-    elif by_penalty or (stood is not None and stood != stored_result(match)):
+    elif by_penalty or (stood is not None and stood != after):
         notify.result_changed(match, why=note)
     return match
 

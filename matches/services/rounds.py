@@ -130,22 +130,20 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
         pair_downs += result.pair_downs
         points = {p.id: p.points for p in players}
         ordered = sorted(result.pairings, key=lambda pair: -max(points[pair[0]], points[pair[1]]))
-        table = 0
-        for table, (a, b) in enumerate(ordered, start=1):
+        pairs = [*ordered, *([(result.bye, None)] if result.bye else [])]
+        tables = seat_tables(event, pairs)
+        for (a, b), table in zip(pairs, tables, strict=True):
+            bye = {"status": Match.Status.FINAL, "result": Match.Result.A} if b is None else {}
             matches.append(
                 Match(
                     round=round_,
                     table=table,
                     division=pod.key,
                     player_a_id=int(a),
-                    player_b_id=int(b),
+                    player_b_id=int(b) if b else None,
+                    **bye,
                 )
             )
-        if result.bye:
-            matches.append(
-                Match(round=round_, table=table + 1, division=pod.key, player_a_id=int(result.bye),
-                      status=Match.Status.FINAL, result=Match.Result.A)
-            )  # fmt: skip
     if not matches:
         raise DomainError(
             "not-enough-players", "At least two active players are needed to pair a round."
@@ -155,6 +153,18 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
     round_.save(update_fields=["rematches", "pair_downs"])
     webhook_events.round_paired(round_)
     return round_
+
+
+def seat_tables(event: Event, pairs: list[tuple[str, str | None]]) -> list[int]:
+    """Table numbers for a pod's pairs (top first, the bye last): fixed seats kept, feature
+    tables only for the players fixed there (`rules.swiss.assign_tables`)."""
+    ids = [int(p) for pair in pairs for p in pair if p]
+    rows = Registration.objects.filter(pk__in=ids, fixed_table__isnull=False)
+    fixed = {str(pk): table for pk, table in rows.values_list("pk", "fixed_table")}
+    tables, _missed = swiss.assign_tables(
+        pairs, fixed=fixed, feature_tables=event.feature_tables or []
+    )
+    return tables
 
 
 def _pod_order(rows: list[dict], key: str, divisions: tuple[str, ...]) -> list[int]:

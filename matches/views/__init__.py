@@ -7,7 +7,9 @@
 - `exports`: standings CSV, event JSON, printable decklists;
 - `paper`: the venue's paper (the wall lists, match slips, standings) as PDF;
 - `players`: the player's own events and history (and the "your match" card);
+- `corrections`: the scorekeeper's corrections of the current round (undo, swap, seat…);
 - `why`: "why am I 9th?", one player's standing explained;
+- `calendar`: the calendar feeds (a league's events, a user's own at a secret address).
 - `me`: the viewer's own part of the public round pages (`me.json`).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
@@ -17,6 +19,8 @@ queries are in `matches.selectors`. Pairings of a round that is not published ye
 staff-only: everyone else gets a 404, as in the API.
 """
 
+from .calendar import league_calendar, my_calendar
+from .corrections import round_correction
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
 from .me import event_me
@@ -36,13 +40,16 @@ __all__ = [
     "event_me",
     "event_standings",
     "event_standings_csv",
+    "league_calendar",
     "match_detail",
     "match_quick_result",
     "match_report",
     "match_result",
+    "my_calendar",
     "my_events",
     "pair_next_round",
     "round_action",
+    "round_correction",
     "round_pairings",
     "round_paper",
     "round_projector",

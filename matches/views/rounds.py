@@ -272,14 +272,23 @@ def _projector_html(event: Event, round_: Round) -> str:
         a = m.player_a.player.name
         b = m.player_b.player.name if m.player_b_id else None
         extra = m.extra_minutes
+        mark = seat_mark(event, m)
         entries.append({"name": a, "table": m.table, "opponent": b, "division": m.division,
-                        "extra": extra})  # fmt: skip
+                        "extra": extra, "mark": mark})  # fmt: skip
         if b is not None:
             entries.append({"name": b, "table": m.table, "opponent": a, "division": m.division,
-                            "extra": extra})  # fmt: skip
+                            "extra": extra, "mark": mark})  # fmt: skip
     entries.sort(key=lambda e: (e["name"].casefold(), e["table"]))
     groups = division_groups(event, entries, key=lambda e: e["division"])
     return render_to_string("matches/_projector_list.html", {"groups": groups})
+
+
+def seat_mark(event: Event, m: Match) -> str:
+    """ "feature" for a feature table, "fixed" for a player's fixed table (accessibility)."""
+    if m.table in (event.feature_tables or []):
+        return "feature"
+    fixed = {m.player_a.fixed_table, m.player_b.fixed_table if m.player_b else None}
+    return "fixed" if m.table in fixed else ""
 
 
 def round_projector(request, event_id: int, number: int):

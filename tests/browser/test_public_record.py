@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from league import services as league_services
-from league.models import Event
+from league.models import Event, Player
 from tests.browser.conftest import shot
 from tests.browser.test_phone_width import OVERFLOW
 from tests.factories import EventFactory, LeagueFactory, PlayerFactory, SeasonFactory
@@ -60,6 +60,8 @@ def test_the_record_pages_fit_a_phone_and_a_desk(site, browser):
             ("event", f"/events/{event.pk}/"),
             ("roster", f"/events/{event.pk}/roster/"),
             ("poster", f"/events/{event.pk}/poster/"),
+            ("events", "/events/?q=viridian"),
+            ("player", f"/players/{Player.objects.get(name='Brock Harrison').pk}/"),
         ):
             measured = visit(page, f"{site.url}{path}", f"record-{label}-{name}.png")
             if measured["scroll"] > measured["client"] or measured["controls"]:
@@ -92,3 +94,13 @@ def test_the_organiser_form_at_a_phone_width(site, browser):
     page.click("main button[type=submit]")
     page.wait_for_load_state()
     assert "£6" in page.content()
+    # The organiser is a player too: their profile's public page and calendar address.
+    oak = get_user_model().objects.get(username="oak")
+    PlayerFactory(user=oak, name="Samuel Oak", player_id="123456", birth_date=dt.date(1950, 3, 3))
+    page.goto(f"{site.url}/accounts/profile/")
+    page.click("button[value=calendar]")
+    page.wait_for_load_state()
+    assert "/calendar/" in page.locator("input.calendar-url").input_value()
+    shot(page, "record-phone-profile.png")
+    measured = page.evaluate(OVERFLOW)
+    assert measured["scroll"] <= measured["client"] and not measured["controls"], measured

@@ -191,7 +191,9 @@ def test_a_top_cut_correction_re_pairs_the_unplayed_final_and_refuses_a_played_o
     final = final_round.matches.get()
     assert semi.player_a_id in (final.player_a_id, final.player_b_id)
     with django_capture_on_commit_callbacks(execute=True):
-        services.set_result(match=semi, by_user=staff, payload={"games": [{"outcome": "b"}]})
+        services.set_result(
+            match=semi, by_user=staff, payload={"games": [{"outcome": "b"}]}, note="slip misread"
+        )
     final.refresh_from_db()
     assert semi.player_b_id in (final.player_a_id, final.player_b_id)
     assert semi.player_a_id not in (final.player_a_id, final.player_b_id)
@@ -200,7 +202,7 @@ def test_a_top_cut_correction_re_pairs_the_unplayed_final_and_refuses_a_played_o
     with django_capture_on_commit_callbacks(execute=True):
         services.set_result(match=final, by_user=staff, payload=A_WINS)
     with pytest.raises(DomainError) as refused:
-        services.set_result(match=semi, by_user=staff, payload=A_WINS)
+        services.set_result(match=semi, by_user=staff, payload=A_WINS, note="slip misread")
     assert refused.value.code == "bracket-played"
     assert f"round {final_round.number} table 1" in refused.value.message
     semi.refresh_from_db()
@@ -208,7 +210,7 @@ def test_a_top_cut_correction_re_pairs_the_unplayed_final_and_refuses_a_played_o
     client.force_login(staff)
     page = client.post(
         f"/matches/{semi.pk}/result/",
-        {"game_1": "a", "reason_1": "played"},
+        {"game_1": "a", "reason_1": "played", "note": "slip misread"},
         follow=True,
     )
     assert b"already played by the old winner" in page.content

@@ -148,11 +148,11 @@ def test_staff_enter_results_with_the_quick_buttons(client, event, four, organis
     assert (second.result, second.intentional_draw, second.games.count()) == ("tie", True, 0)
     assert ResultChange.objects.get(match=second).note == "agreed at the table"
 
-    quick(client, second, quick="tie")
+    quick(client, second, quick="tie", note="it was time, not a draw")
     second.refresh_from_db()
     assert (second.result, second.ended_at_time, second.intentional_draw) == ("tie", True, False)
 
-    quick(client, second, quick="double_loss")
+    quick(client, second, quick="double_loss", note="both penalised")
     second.refresh_from_db()
     assert second.result == Match.Result.DOUBLE_LOSS
     assert list(second.games.values_list("outcome", "reason")) == [("double_loss", "penalty")]
@@ -185,7 +185,7 @@ def test_best_of_three_from_the_grid(client, make_event, make_player, register, 
     assert (match.result, match.a_game_wins, match.b_game_wins) == ("a", 2, 0)
 
     # A 1–1 at time, the first game lost to a penalty.
-    quick(client, match, game_1="penalty_b", game_2="b", game_3="tie")
+    quick(client, match, game_1="penalty_b", game_2="b", game_3="tie", note="slip misread")
     match.refresh_from_db()
     assert (match.result, match.a_game_wins, match.b_game_wins, match.ended_at_time) == (
         "tie", 1, 1, True,

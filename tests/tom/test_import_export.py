@@ -175,7 +175,10 @@ def test_a_site_correction_is_in_the_export(organiser, season):
     from matches import services as match_services
 
     match_services.set_result(
-        match=match, by_user=organiser, payload={"games": [{"outcome": "b"}, {"outcome": "b"}]}
+        match=match,
+        by_user=organiser,
+        payload={"games": [{"outcome": "b"}, {"outcome": "b"}]},
+        note="the slip named the wrong winner",
     )
     exported = services.export_save(event=event)
     first = exported.pods[0].rounds[0].matches[0]

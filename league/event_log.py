@@ -1,0 +1,49 @@
+"""The event log's model: one change to an event that is not play itself. Written only by
+`league.services.eventlog.record`; read by the log page, the API and the JSON export."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class EventLogEntry(models.Model):
+    """One change to an event that is not play itself (`league.services.eventlog.record`):
+    who, when, what kind, the players concerned, before and after, and the reason (required
+    for corrections). Written in the transaction of the change it records."""
+
+    class Kind(models.TextChoices):
+        ROUND_UNDONE = "round_undone", "Round undone"
+        PAIRING_EDITED = "pairing_edited", "Pairing edited"
+        PLAYER_SEATED = "player_seated", "Player seated"
+        DROP = "drop", "Drop"
+        DROP_UNDONE = "drop_undone", "Drop undone"
+        CHECK_IN_UNDONE = "check_in_undone", "Check-in undone"
+        SEATING = "seating", "Fixed or feature seating"
+        RESULT_CORRECTED = "result_corrected", "Result corrected"
+        TIME_EXTENSION = "time_extension", "Time extension"
+        PENALTY = "penalty", "Penalty"
+        DECK_CHECK = "deck_check", "Deck check"
+        SETTINGS = "settings", "Settings changed during play"
+        TARDINESS = "tardiness", "Tardiness"
+
+    event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    registrations = models.ManyToManyField(
+        "league.Registration", blank=True, related_name="log_entries"
+    )
+    summary = models.CharField(max_length=300)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "at", "id"]
+        indexes = [models.Index(fields=["event", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} {self.kind} at {self.at:%Y-%m-%d %H:%M}"
