@@ -32,7 +32,10 @@ me.js` fetches and fills in. Per page:
   404, nothing is stored, and the view answers per request (the staff's preview).
 
 Any query parameter a page does not list, or a value it does not accept, sends the request
-to the view as before, so the cache keeps a bounded number of bodies per version.
+to the view as before, so the cache keeps a bounded number of bodies per version. So does a
+request with a flash message waiting (the `messages` cookie, after a form), so the message
+is shown; the staff's corrections panel (`matches.views.corrections`) is on their `?live=1`
+view, where its forms lead back.
 
 A page names its version (`X-Event-Version`, and `data-event-version` on the HTML), and its
 body is built from what the database held at that version or later (the version is read
@@ -71,6 +74,8 @@ CACHE_CONTROL = f"public, max-age=0, s-maxage={SHARED_MAX_AGE}"
 CDN_CACHE_CONTROL = f"max-age={SHARED_MAX_AGE}, stale-while-revalidate={STALE_WHILE_REVALIDATE}"
 
 ENCODINGS = ("br", "gzip", "")
+#: The cookie of Django's message storage (`CookieStorage.cookie_name`).
+MESSAGE_COOKIE = "messages"
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,8 @@ def lookup(request) -> tuple[int, str, str, Page, object] | None:
     page = PAGES.get(match.view_name)
     if page is None:
         return None
+    if MESSAGE_COOKIE in request.COOKIES:
+        return None  # a message waits for this viewer (after a form): their own page shows it
     if page.json and "text/html" in request.META.get("HTTP_ACCEPT", ""):
         return None  # the browsable API
     if page.own_answer_when_signed_in and (
