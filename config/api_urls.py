@@ -37,6 +37,7 @@ urlpatterns = [
         "events/<int:event_id>/standings/", matches_api.event_standings, name="api-event-standings"
     ),
     path("events/<int:event_id>/overlay/", insights_api.event_overlay, name="api-event-overlay"),
+    path("events/<int:event_id>/results/", insights_api.event_results, name="api-event-results"),
     path("matches/<int:match_id>/judge-calls/", floor_api.call_judge, name="api-call-judge"),
     path("matches/<int:match_id>/penalties/", floor_api.issue_penalty, name="api-issue-penalty"),
     path("matches/<int:match_id>/time-extensions/", floor_api.extend_time, name="api-extend-time"),

@@ -1,6 +1,7 @@
 """Input that cannot hurt the server: a bound on every request body and on JSON nesting.
 
-- `RequestBodyLimitMiddleware` refuses a body longer than `REQUEST_BODY_MAX_BYTES` before
+- `RequestBodyLimitMiddleware` refuses a body longer than `REQUEST_BODY_MAX_BYTES` (or the
+  path's own limit, `REQUEST_BODY_LIMITS_BY_PATH`: the TOM save endpoints) before
   anything reads it, from its `Content-Length` (a WSGI request without one has no body for
   Django). The API answers `{"code": "request-too-large", "detail"}`, pages a short text;
   both with 400, like Django's own `RequestDataTooBig`.
@@ -16,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote_plus
 
 from django.conf import settings
@@ -32,12 +34,21 @@ def _too_large(request, limit: int):
     return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
 
 
+def body_limit(path: str) -> int:
+    """The body limit of a path: its own from `REQUEST_BODY_LIMITS_BY_PATH` (the TOM save
+    endpoints), else `REQUEST_BODY_MAX_BYTES`."""
+    for pattern, limit in getattr(settings, "REQUEST_BODY_LIMITS_BY_PATH", ()):
+        if re.match(pattern, path):
+            return limit
+    return settings.REQUEST_BODY_MAX_BYTES
+
+
 class RequestBodyLimitMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        limit = settings.REQUEST_BODY_MAX_BYTES
+        limit = body_limit(request.path_info)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

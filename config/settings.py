@@ -379,6 +379,13 @@ CONTENT_SECURITY_POLICY = {
 # largest honest body is a decklist paste of a few kilobytes.
 REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+# Paths whose bodies are TOM saves (up to `tom.services.MAX_SAVE_BYTES`, 5 MB: a one-round
+# save of ~700 players is over 256 KB), with room for a multipart form's headers.
+TOM_SAVE_BODY_MAX_BYTES = 5 * 1024 * 1024 + 64 * 1024
+REQUEST_BODY_LIMITS_BY_PATH = [
+    (r"^/api/tom/events/\d+/saves/$", TOM_SAVE_BODY_MAX_BYTES),
+    (r"^/events/\d+/tom/upload/$", TOM_SAVE_BODY_MAX_BYTES),
+]
 JSON_MAX_DEPTH = 32
 
 # Login throttling (django-axes, config/login_throttle.py): by account and, separately, by

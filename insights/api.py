@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from league import permissions
 from league.models import Event
 from league.params import parse_number
+from rules.errors import DomainError
 
 from . import selectors
 
@@ -79,3 +80,37 @@ def event_overlay(request, event_id: int):
     response = Response(OverlaySerializer(data).data)
     response["Cache-Control"] = "no-store"
     return response
+
+
+class ResultRowSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    player = serializers.CharField()
+    division = serializers.CharField()
+    reached = serializers.CharField(help_text='"Winner", "Final", "Top 4", ...; "" below the cut')
+    record = serializers.CharField(help_text="Swiss W-L-T")
+    points = serializers.IntegerField(help_text="Swiss match points")
+    dropped = serializers.BooleanField()
+    archetype = serializers.CharField(help_text="Empty until the player's list is public")
+    deck = serializers.IntegerField(
+        allow_null=True, help_text="The registration whose public list to read, else null"
+    )
+
+
+@extend_schema(responses=ResultRowSerializer(many=True))
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def event_results(request, event_id: int):
+    """A finished event's final results: places after the top cut, Swiss records and
+    points, and archetypes of the lists the event's decklist phase has made public. 404
+    before the event is finished."""
+    event = get_object_or_404(
+        permissions.visible_events(request.user, Event.objects.select_related("season__league")),
+        pk=event_id,
+    )
+    rows = selectors.results_with_decks(event)
+    if not rows:
+        raise DomainError(
+            "not-found", "The event is not finished yet: no final results.", status=404
+        )
+    return Response(ResultRowSerializer(rows, many=True).data)

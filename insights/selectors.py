@@ -16,6 +16,7 @@ from decks.models import Card
 from decks.parser import parse_decklist
 from league import permissions
 from league.models import DeckSubmission, Event, Registration
+from matches import services as match_services
 from matches.models import Match, Round, StandingsSnapshot
 from rules.archetypes import DEFAULT_RULES, ArchetypeRule, suggest_archetype
 from rules.metagame import Metagame, metagame, player_record
@@ -251,3 +252,38 @@ def player_rounds(registration: Registration, *, published_only: bool) -> list[d
             }
         )
     return rows
+
+
+# Final results ---------------------------------------------------------------------------
+
+
+def results_with_decks(event: Event) -> list[dict]:
+    """A finished event's final results for everyone (the page and the API): the published
+    places (`matches.services.final_standings`: the top cut by how far each player got,
+    then Swiss order), each player's Swiss record and points, and, for a list anyone may
+    read (`permissions.public_decklists`: the event's decklist phase), its archetype and
+    `deck` (the registration whose list the link opens). Nothing of a private list, whoever
+    asks: the same rows for every viewer."""
+    rows = match_services.final_standings(event)
+    if not rows:
+        return []
+    public = set(permissions.public_decklists(event).values_list("pk", flat=True))
+    archetypes = event_archetypes(event) if public else {}
+    out = []
+    for row in rows:
+        shown = row["registration"] in public
+        out.append(
+            {
+                "place": row["place"],
+                "registration": row["registration"],
+                "player": row["player"],
+                "division": row["division"],
+                "reached": row["reached"],
+                "record": row["record"],
+                "points": row["points"],
+                "dropped": row["dropped"],
+                "archetype": archetypes.get(row["registration"], "") if shown else "",
+                "deck": row["registration"] if shown else None,
+            }
+        )
+    return out

@@ -8,6 +8,7 @@ urlpatterns = [
     path("events/<int:event_id>/overlay/", views.event_overlay, name="event-overlay"),
     path("events/<int:event_id>/manage/stream/", views.event_stream, name="event-stream"),
     path("events/<int:event_id>/metagame/", views.event_metagame, name="event-metagame"),
+    path("events/<int:event_id>/results/", views.event_results, name="event-results"),
     path(
         "events/<int:event_id>/players/<int:registration_id>/",
         views.player_rounds,

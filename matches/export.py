@@ -1,6 +1,6 @@
 """What the organiser exports: an event as one JSON document (players, rounds, matches
-with their games and sudden-death chains, drops, the standings after every round, and the
-event log of every change that is not play), and
+with their games and sudden-death chains, drops, the standings after every round, once
+finished the final results, and the event log of every change that is not play), and
 a standings snapshot as CSV."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from league.models import Division, Event, Registration
 from league.services import eventlog
 
 from .models import Round, StandingsSnapshot
+from .services.standings import final_standings
 
 
 def export_event(event: Event) -> dict:
@@ -59,6 +60,8 @@ def export_event(event: Event) -> dict:
             {"round": s.round_number, "version": s.version, "published": s.published, "rows": s.rows}
             for s in snapshots
         ],
+        # A finished event's published places (`services.final_standings`), else empty.
+        "final_results": final_standings(event),
         "log": eventlog.export_rows(event),
     }  # fmt: skip
 

@@ -33,7 +33,7 @@ def swiss_matches(event: Event, *, through_round: int | None = None) -> QuerySet
 
 def match_records(event: Event, *, through_round: int | None = None) -> list[MatchRecord]:
     """The Swiss results as the standings engine reads them, with a late entrant's forced
-    losses for the rounds they missed. A double loss is a loss for each player, and each is
+    losses for the rounds they missed and earned byes marked. A double loss is a loss for each player, and each is
     the other's opponent, as for any pairing."""
     records: list[MatchRecord] = []
     rows = (
@@ -41,9 +41,14 @@ def match_records(event: Event, *, through_round: int | None = None) -> list[Mat
         .filter(status=Match.Status.FINAL)
         .values_list("round__number", "player_a_id", "player_b_id", "result")
     )
+    # A round-1 bye of a player who held an earned bye (TOM's outcome 4) is that bye.
+    earned = set(
+        Registration.objects.filter(event=event, has_earned_bye=True).values_list("pk", flat=True)
+    )
     for number, a_id, b_id, result in rows:
         a, b = str(a_id), (str(b_id) if b_id else None)
-        records.append(MatchRecord(round=number, a=a, b=b, result=result))
+        is_earned = b is None and result == "a" and number == 1 and a_id in earned
+        records.append(MatchRecord(round=number, a=a, b=b, result=result, earned=is_earned))
     late = Registration.objects.filter(event=event, late_entry_round__gt=1).values_list(
         "pk", "late_entry_round"
     )

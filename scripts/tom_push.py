@@ -10,8 +10,10 @@ save file, or the newest `.tdf` in a folder, and posts it whenever its content c
 The token comes from the event's TOM page on the site ("Make an upload token"); it can
 only post saves to that event. The site applies each distinct file once (by its SHA-256),
 so sending one twice is harmless; on a network error the script tries again at the next
-poll. A save the site refuses (not a TOM file, or one that contradicts the event) is
-reported and not retried until the file changes.
+poll. The site stores a save and applies it in the background (202): the script reads the
+outcome at the address the site answers with and prints it. A save the site refuses (not
+a TOM file, or one that contradicts the event) is reported and not retried until the file
+changes.
 """
 
 from __future__ import annotations
@@ -54,6 +56,48 @@ def post(url: str, token: str, data: bytes, filename: str, timeout: float) -> tu
             return exc.code, {}
 
 
+def get(url: str, token: str, timeout: float) -> tuple[int, dict]:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as exc:
+        try:
+            return exc.code, json.loads(exc.read() or b"{}")
+        except ValueError:
+            return exc.code, {}
+
+
+def outcome(args, body: dict) -> dict:
+    """The save's outcome: the site answers 202 while its worker applies the save; read
+    the status address until it is no longer pending (at most `--wait` seconds)."""
+    deadline = time.monotonic() + args.wait
+    while body.get("status") == "pending" and body.get("status_url"):
+        if time.monotonic() > deadline:
+            return body
+        time.sleep(min(1.0, args.every))
+        try:
+            status, answer = get(body["status_url"], args.token, args.timeout)
+        except (urllib.error.URLError, TimeoutError, OSError):
+            continue
+        if status == 200:
+            body = {**answer, "status_url": body["status_url"]}
+    return body
+
+
+def report(name: str, body: dict) -> str:
+    """One line about a save's outcome, in words."""
+    state = body.get("status")
+    if state == "pending":
+        return f"{name}: sent; the site is still applying it (see the event's TOM page)"
+    if state == "refused":
+        return f"{name}: refused: {body.get('detail')}"
+    if body.get("duplicate"):
+        return f"{name}: already there"
+    changes = ", ".join(f"{k} {v}" for k, v in body.get("summary", {}).items() if v)
+    return f"{name}: {changes or 'applied, nothing new'}"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path, help="the TOM save, or the folder TOM saves into")
@@ -62,6 +106,9 @@ def main(argv=None) -> int:
     parser.add_argument("--every", type=float, default=2.0, help="seconds between checks (2)")
     parser.add_argument("--once", action="store_true", help="send the current save and stop")
     parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument(
+        "--wait", type=float, default=120.0, help="seconds to wait for a save's outcome (120)"
+    )
     args = parser.parse_args(argv)
     sent: str | None = None
     while True:
@@ -78,31 +125,31 @@ def main(argv=None) -> int:
                 except (urllib.error.URLError, TimeoutError, OSError) as exc:
                     print(f"{time.strftime('%H:%M:%S')} not sent ({exc}); trying again", flush=True)
                 else:
-                    stamp = time.strftime("%H:%M:%S")
-                    if status in (200, 201):
+                    if status in (200, 201, 202):
+                        # Stored by the site: a refused save is refused again until TOM's next
+                        # save, so it is not sent twice either way.
                         sent = digest
-                        changes = ", ".join(
-                            f"{k} {v}" for k, v in body.get("summary", {}).items() if v
-                        )
-                        print(
-                            f"{stamp} {save.name}: {'already there' if body.get('duplicate') else changes or 'sent'}",
-                            flush=True,
-                        )
+                        line = report(save.name, outcome(args, body))
+                        print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
                     elif status in (400, 409):
                         sent = (
                             digest  # the same file will be refused again: wait for TOM's next save
                         )
                         print(
-                            f"{stamp} refused: {body.get('code')}: {body.get('detail')}", flush=True
+                            f"{time.strftime('%H:%M:%S')} refused: {body.get('code')}: {body.get('detail')}",
+                            flush=True,
                         )
                     elif status in (401, 403):
                         print(
-                            f"{stamp} the site refused the token: {body.get('detail')}",
+                            f"{time.strftime('%H:%M:%S')} the site refused the token: {body.get('detail')}",
                             file=sys.stderr,
                         )
                         return 2
                     else:
-                        print(f"{stamp} the site answered {status}; trying again", flush=True)
+                        print(
+                            f"{time.strftime('%H:%M:%S')} the site answered {status}; trying again",
+                            flush=True,
+                        )
         if args.once:
             return 0 if sent is not None else 1
         time.sleep(args.every)

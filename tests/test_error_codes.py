@@ -41,7 +41,7 @@ CODES = {
     "not-active", "not-allowed", "not-enough-players", "not-found", "not-registered",
     "not-your-match", "nul-character", "registration-closed", "result-final",
     "result-incomplete", "results-missing", "round-closed", "round-has-results",
-    "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-invalid",
+    "round-not-public", "round-open", "round-stage", "tables-open", "tdf-contradicts", "tdf-differs", "tdf-invalid",
     "too-few-players", "too-many-players", "too-many-tokens", "top-cut-undecided",
     "unknown-format", "unknown-kind", "unknown-player", "unsubscribe-link-expired",
     "bad-edition", "no-tardiness-rule", "not-late-yet",

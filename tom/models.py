@@ -67,3 +67,40 @@ class TomUpload(models.Model):
 
     def __str__(self) -> str:
         return f"TOM save {self.sha256[:10]} for event {self.event_id}"
+
+
+class TomSave(models.Model):
+    """A save the laptop script posted, kept until the worker has applied it: the endpoint
+    answers at once (202) and the worker plays the save through `tom.services.import_save`
+    (`tom.services.uploads.apply_save`), so no web worker waits on a long import. The
+    script reads the outcome at the save's status address. A refused save keeps its file,
+    so the organiser can apply it once the event is set right."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be applied"
+        APPLIED = "applied", "Applied"
+        DUPLICATE = "duplicate", "Imported before"
+        REFUSED = "refused", "Refused"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tom_saves")
+    sha256 = models.CharField(max_length=64)
+    filename = models.CharField(max_length=200, blank=True)
+    data = models.BinaryField(help_text="The file, until it is applied")
+    size = models.PositiveIntegerField()
+    source = models.CharField(max_length=10, choices=TomUpload.Source.choices)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    received_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    outcome = models.JSONField(
+        default=dict, help_text="{summary, standings_agree} or {code, detail, actions}"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "-received_at", "-id"]
+        indexes = [models.Index(fields=["event", "sha256"], name="tom_save_event_sha")]
+
+    def __str__(self) -> str:
+        return f"TOM save {self.sha256[:10]} for event {self.event_id} ({self.status})"

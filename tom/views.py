@@ -6,14 +6,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.view_helpers import get_event, require
+from league.view_helpers import get_event, require, show_error
 from rules.errors import DomainError
 
 from . import selectors, services
-from .models import TomUpload
+from .models import TomSave, TomUpload
 
 
 @login_required
@@ -28,6 +28,7 @@ def tom_event(request, event_id: int):
             "event": event,
             "tom": tom,
             "uploads": selectors.recent_uploads(event),
+            "refused": services.latest_refused(event),
             "api_url": request.build_absolute_uri(f"/api/tom/events/{event.pk}/saves/"),
         },
     )
@@ -47,11 +48,25 @@ def tom_upload(request, event_id: int):
         return redirect("tom-event", event.pk)
     try:
         result = services.import_save(
-            data=upload.read(), by_user=request.user, event=event, filename=upload.name,
+            data=upload.read(),
+            by_user=request.user,
+            event=event,
+            filename=upload.name,
             source=TomUpload.Source.PAGE,
-        )  # fmt: skip
+        )
     except DomainError as exc:
-        messages.error(request, f"Nothing was changed. {exc.message}")
+        if exc.code == "tdf-invalid" or exc.status == 403:
+            messages.error(request, f"Nothing was changed. {exc.message}")
+        else:  # kept, with what the organiser can do, on the TOM page
+            upload.seek(0)
+            services.keep_refused(
+                event=event,
+                data=upload.read(),
+                by_user=request.user,
+                filename=upload.name,
+                source=TomUpload.Source.PAGE,
+                error=exc,
+            )
         return redirect("tom-event", event.pk)
     if result.duplicate:
         messages.info(request, "This save was imported before: nothing changed.")
@@ -86,3 +101,19 @@ def tom_token(request, event_id: int):
         f"The TOM laptop's upload token (shown once; the old one no longer works): {token}",
     )
     return redirect("tom-event", event.pk)
+
+
+@login_required
+@require_POST
+def tom_new_event(request, event_id: int, save_id: int):
+    """Import a refused save as a new event of the same season (the TOM page's offer)."""
+    event = get_event(event_id)
+    require(request, event, "manage-event")
+    save = get_object_or_404(TomSave, pk=save_id, event=event)
+    try:
+        result = services.import_as_new_event(save=save, by_user=request.user)
+    except DomainError as exc:
+        show_error(request, exc)
+        return redirect("tom-event", event.pk)
+    messages.success(request, "The save is imported as a new event: " + describe(result.summary))
+    return redirect("event-detail", result.event.pk)

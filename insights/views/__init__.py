@@ -2,6 +2,7 @@ from .metagame import archetype_edit, archetype_rules, event_metagame, player_ro
 from .overlay import event_overlay, event_stream
 from .players import player_page
 from .qr import event_poster, my_code, registration_card
+from .results import event_results
 
 __all__ = [
     "archetype_edit",
@@ -9,6 +10,7 @@ __all__ = [
     "event_metagame",
     "event_overlay",
     "event_poster",
+    "event_results",
     "event_stream",
     "my_code",
     "player_page",

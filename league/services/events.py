@@ -21,6 +21,15 @@ EVENT_FIELDS = (
 )  # fmt: skip
 
 
+#: The settings fixed once an event has started, in the organiser's words.
+FIXED_ONCE_STARTED = {
+    "kind": "the kind of event",
+    "best_of": "best of 1 or 3",
+    "format": "the format",
+    "division_mode": "how the divisions are paired (together or separately)",
+}
+
+
 def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     unknown = set(fields) - set(EVENT_FIELDS)
     if unknown:
@@ -49,12 +58,17 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
         fixed = [
             k
             for k in ("kind", "best_of", "format", "division_mode")
-            if k in fields and fields[k] != getattr(event, k)
+            if k in fields
+            and fields[k] != getattr(event, k)
+            # How divisions are paired matters from round 1 on (its pods), not before.
+            and not (k == "division_mode" and not event.swiss_rounds_paired)
         ]
         if fixed:
+            words = [FIXED_ONCE_STARTED[k] for k in fixed]
+            listed = " and ".join(filter(None, [", ".join(words[:-1]), words[-1]]))
             raise DomainError(
                 "event-started",
-                f"{', '.join(fixed)} cannot change once the event has started.",
+                f"{listed[0].upper()}{listed[1:]} cannot change once the event has started.",
                 status=409,
             )
 
@@ -79,8 +93,8 @@ def create_event(*, season: Season, by_user, **fields) -> Event:
 
 @transaction.atomic
 def update_event(*, event: Event, by_user, **fields) -> Event:
-    """Change an event's settings (staff). Best-of, format and divisions are fixed once the
-    event has started. Raises `not-allowed`, `invalid-event`, `event-started`."""
+    """Change an event's settings (staff). Best-of, format and kind are fixed once the event
+    has started; how the divisions are paired, once round 1 is paired. Raises `not-allowed`, `invalid-event`, `event-started`."""
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
     if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(

@@ -39,7 +39,9 @@ from .rounds import (
 )
 from .standings import (
     STANDINGS_COALESCE_SECONDS,
+    cut_rounds,
     final_placements,
+    final_standings,
     finish_event,
     recompute_standings,
     request_standings,
@@ -55,9 +57,11 @@ __all__ = [
     "Pod",
     "can_report",
     "close_round",
+    "cut_rounds",
     "event_pods",
     "event_structure",
     "final_placements",
+    "final_standings",
     "finish_event",
     "give_bye",
     "move_match",

@@ -10,8 +10,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from league import services as league_services
-from league.models import Event, Registration
+from league.models import Event, EventPlacement, Registration
 from notifications import outbox
+from rules import divisions as age
+from rules.placements import CutMatch, final_order, reached
 from rules.standings import compute_standings
 
 from .. import notify, selectors, webhook_events
@@ -115,11 +117,20 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
             rank = s.rank
             if separate and len(pod.divisions) > 1:
                 rank = rank_in[reg.division] = rank_in.get(reg.division, 0) + 1
-            rows.append({
-                "registration": reg.pk, "player": reg.player.name, "player_id": reg.player.player_id,
-                "division": reg.division, "rank": rank, "points": s.points, "record": s.record,
-                "owp": round(s.owp, 4), "oowp": round(s.oowp, 4), "dropped": s.dropped,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "registration": reg.pk,
+                    "player": reg.player.name,
+                    "player_id": reg.player.player_id,
+                    "division": reg.division,
+                    "rank": rank,
+                    "points": s.points,
+                    "record": s.record,
+                    "owp": round(s.owp, 4),
+                    "oowp": round(s.oowp, 4),
+                    "dropped": s.dropped,
+                }
+            )
             if s.id in day_one:
                 rows[-1].update(dropped=bool(reg.dropped_after_round), day_one_only=True)
     return rows
@@ -169,8 +180,9 @@ def recompute_standings(
             rows = standings_rows(event, through_round=round_.number)
             latest = (
                 StandingsSnapshot.objects.filter(event=event, round_number=round_.number)
-                .order_by("-version").first()
-            )  # fmt: skip
+                .order_by("-version")
+                .first()
+            )
             publish = round_.status == Round.Status.CLOSED
             if latest and latest.rows == rows:
                 if publish and not latest.published:
@@ -185,10 +197,13 @@ def recompute_standings(
             else:
                 written.append(
                     StandingsSnapshot.objects.create(
-                        event=event, round_number=round_.number,
-                        version=(latest.version + 1) if latest else 1, rows=rows, published=publish,
+                        event=event,
+                        round_number=round_.number,
+                        version=(latest.version + 1) if latest else 1,
+                        rows=rows,
+                        published=publish,
                     )
-                )  # fmt: skip
+                )
         StandingsState.objects.filter(pk=event_id, computed__lt=requested).update(
             computed=requested
         )
@@ -202,38 +217,115 @@ def recompute_standings(
 
 
 def final_placements(event: Event) -> list[tuple[int, str, int]]:
-    """(registration, division, place) for everyone, pod by pod: top-cut players by how far
-    they got (ties within a stage by Swiss seed), then the rest in Swiss order. In an event
-    run separately, places are numbered within each division (a combined pod's players
-    keep their own division's places and prizes)."""
+    """(registration, division, place) for everyone, pod by pod, by the one recipe
+    (`rules.placements.final_order`): top-cut players by how far they got (ties within a
+    stage by Swiss seed), then the rest in Swiss order (`standings_rows`, the published
+    standings). In an event run separately, places are numbered within each division (a
+    combined pod's players keep their own division's places and prizes). `finish_event`
+    records these; the TOM comparison reads them."""
     rows = standings_rows(event)
     division_of = {r["registration"]: r["division"] for r in rows}
     separate = event.division_mode == Event.DivisionMode.SEPARATE
-    cut = Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
     out = []
-    # A bracket a pod, or a division of an age-modified pod (`Pod.cut_groups`).
-    for key, divisions, _size in (g for pod in event_pods(event) for g in pod.cut_groups()):
-        swiss_order = [r["registration"] for r in rows if not key or r["division"] in divisions]
-        seed_of = {reg: i for i, reg in enumerate(swiss_order)}
-        by_round: dict[int, list[Match]] = {}
-        for m in cut.filter(division=key).order_by("round__number", "table"):
-            by_round.setdefault(m.round_id, []).append(m)
-        placed: list[int] = []
-        for k, ms in enumerate(reversed(list(by_round.values()))):
-            winners = [w for w in map(winner_of, ms) if w is not None]
-            if k == 0:
-                placed += [w for w in winners if w not in placed]
-            losers = [r for m in ms for r in (m.player_a_id, m.player_b_id) if r not in winners]
-            placed += sorted(
-                (x for x in losers if x not in placed), key=lambda r: seed_of.get(r, 10**9)
-            )
-        placed += [reg for reg in swiss_order if reg not in placed]
+    for key, divisions in cut_groups(event):
+        swiss_order = [
+            str(r["registration"]) for r in rows if not key or r["division"] in divisions
+        ]
         count: dict[str, int] = {}
-        for reg in placed:
+        for reg in map(int, final_order(swiss_order, cut_rounds(event, key))):
+            if reg not in division_of:
+                continue  # withdrawn since the cut was paired
             group = division_of[reg] if separate else ""
             count[group] = count.get(group, 0) + 1
             out.append((reg, division_of[reg], count[group]))
     return out
+
+
+def cut_groups(event: Event) -> list[tuple[str, tuple[str, ...]]]:
+    """(key, divisions) of each top-cut bracket: one a pod, or one a division of an
+    age-modified pod (`Pod.cut_groups`). A pod whose cut was played as one bracket (an
+    event mirrored from TOM, whose top cut is the pod's) is read as it was played."""
+    played = set(
+        Match.objects.filter(round__event=event, round__stage=Round.Stage.TOP_CUT)
+        .values_list("division", flat=True)
+        .distinct()
+    )
+    out = []
+    for pod in event_pods(event):
+        groups = [(key, divisions) for key, divisions, _size in pod.cut_groups()]
+        if pod.key in played and not played & {key for key, _ in groups if key != pod.key}:
+            groups = [(pod.key, pod.divisions)]
+        out += groups
+    return out
+
+
+def cut_rounds(event: Event, pod_key: str) -> list[list[CutMatch]]:
+    """The pod's top-cut rounds as the placement rules read them (registration ids)."""
+    rounds: dict[int, list[CutMatch]] = {}
+    matches = Match.objects.filter(
+        round__event=event, round__stage=Round.Stage.TOP_CUT, division=pod_key
+    ).order_by("round__number", "table")
+    for m in matches:
+        winner = winner_of(m)
+        rounds.setdefault(m.round_id, []).append(
+            CutMatch(
+                a=str(m.player_a_id),
+                b=str(m.player_b_id) if m.player_b_id else None,
+                winner=str(winner) if winner else None,
+            )
+        )
+    return list(rounds.values())
+
+
+def final_standings(event: Event) -> list[dict]:
+    """A finished event's final standings, for its standings page, the API and the JSON
+    export: a row a player, best first (division by division, youngest first, where places
+    are numbered within each division). The places are the published ones (`EventPlacement`,
+    what league points are given for: the recipe of `final_placements`, or TOM's for an
+    event mirrored from TOM); each row adds how far the player got in the top cut
+    (`reached`: "Winner", "Final", "Top 4", ...; "" below the cut), their Swiss rank,
+    record, match points, OWP and OOWP. Empty before the event is finished."""
+    if event.status != Event.Status.FINISHED:
+        return []
+    placements = list(
+        EventPlacement.objects.filter(event=event).values_list(
+            "registration_id", "division", "place", "points"
+        )
+    )
+    if not placements:
+        return []
+    swiss = {r["registration"]: r for r in standings_rows(event)}
+    how_far: dict[str, str] = {}
+    for key, _divisions in cut_groups(event):
+        how_far.update(reached(cut_rounds(event, key)))
+    names = dict(Registration.objects.filter(event=event).values_list("pk", "player__name"))
+    order = {d: i for i, d in enumerate(age.ORDER)}
+    rows = []
+    # Places are numbered within each division when divisions are placed apart (an event
+    # run separately, or TOM's lists of a mirrored event), else once for everyone.
+    per_division = len({p[2] for p in placements}) < len(placements)
+    for reg, division, place, league_points in sorted(
+        placements, key=lambda p: (order.get(p[1], 9) if per_division else 0, p[2])
+    ):
+        row = swiss.get(reg, {})
+        rows.append(
+            {
+                "place": place,
+                "registration": reg,
+                "player": names.get(reg, ""),
+                "player_id": row.get("player_id", ""),
+                "division": division,
+                "reached": how_far.get(str(reg), ""),
+                "swiss_rank": row.get("rank"),
+                "record": row.get("record", ""),
+                "points": row.get("points", 0),
+                "owp": row.get("owp", 0),
+                "oowp": row.get("oowp", 0),
+                "dropped": row.get("dropped", False),
+                "league_points": league_points,
+            }
+        )
+    return rows
 
 
 @transaction.atomic

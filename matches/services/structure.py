@@ -66,7 +66,16 @@ class Pod:
 
     @property
     def name(self) -> str:
-        return " and ".join(f"{NAMES.get(d, d)}s" for d in self.divisions) if self.key else ""
+        return (
+            " and ".join(map(_plural, (NAMES.get(d, d) for d in self.divisions)))
+            if self.key
+            else ""
+        )
+
+
+def _plural(name: str) -> str:
+    """Juniors, Seniors, Masters (already a plural)."""
+    return name if name.endswith("s") else f"{name}s"
 
 
 def _structure(event: Event, attendance: int, table) -> tuple[int, int]:

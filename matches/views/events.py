@@ -3,6 +3,8 @@ top-cut bracket, and the dashboard of the round in hand."""
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404
@@ -158,6 +160,20 @@ def event_standings(request, event_id: int):
     visible = selectors.visible_standings(event, published_only=not staff)
     available = sorted(set(visible.values_list("round_number", flat=True)))
     snapshot = chosen_snapshot(request, event, staff, rows=False)
+    if event.status == Event.Status.FINISHED and "round" not in request.GET:
+        final = page_cache.cached(event.pk, "final-standings", lambda: _final_table(event))
+        if final:
+            return render(
+                request,
+                "matches/final_standings.html",
+                {
+                    "event": event,
+                    "staff": staff,
+                    "snapshot": snapshot,
+                    "table": mark_safe(final),  # rendered by our own template, escaped there
+                    "has_bracket": _has_bracket(event, staff),
+                },
+            )
     table = ""
     if snapshot is not None:
         key = f"standings-table:{snapshot.pk}:{snapshot.computed_at.timestamp()}"
@@ -176,6 +192,33 @@ def event_standings(request, event_id: int):
             "table": mark_safe(table),  # rendered by our own template, escaped there
             "has_bracket": _has_bracket(event, staff),
         },
+    )
+
+
+def _final_table(event: Event) -> str:
+    """The finished event's final places (`services.final_standings`), by division."""
+    rows = [
+        {**row, "owp_pct": _percent(row["owp"]), "oowp_pct": _percent(row["oowp"])}
+        for row in services.final_standings(event)
+    ]
+    if not rows:
+        return ""
+    if len({r["place"] for r in rows}) < len(rows):  # places numbered within each division
+        groups = [
+            {"division": d, "name": DIVISION_NAMES.get(d, d), "items": list(items)}
+            for d, items in groupby(rows, key=lambda r: r["division"])
+        ]
+    else:
+        groups = [{"division": "", "name": "", "items": rows}]
+    last_swiss = (
+        Round.objects.filter(event=event, stage=Round.Stage.SWISS)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return render_to_string(
+        "matches/_final_standings_table.html",
+        {"groups": groups, "event_id": event.pk, "round_number": last_swiss},
     )
 
 
@@ -210,36 +253,44 @@ def event_bracket(request, event_id: int):
 
 
 def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
-    """Each division's bracket: columns (Top 8, Top 4, Final) of boxes in bracket order
-    (`rules.topcut.bracket_layout`), boxes of rounds not paired yet holding the winners
-    known so far. Seeds are the players' order in the final Swiss standings among those who
-    made the cut."""
+    """Each pod's bracket (one per division, or per pod of several divisions, when
+    divisions play separately), titled with its division(s): columns (Top 8, Top 4, Final)
+    of boxes in bracket order (`rules.topcut.bracket_layout`), boxes of rounds not paired
+    yet holding the winners known so far. A pod's bracket starts at its own first top-cut
+    round, and a round's matches are placed by their order of tables (a pod of an event
+    mirrored from TOM may number its tables after another pod's). Seeds are the players'
+    order in the final Swiss standings among those who made the cut."""
     snapshot = selectors.final_swiss_standings(event)
     rows = snapshot.rows if snapshot is not None else services.standings_rows(event)
     swiss_order = {row["registration"]: i for i, row in enumerate(rows)}
-    division_rank = {d: i for i, d in enumerate(Division.values)}
-    first_round = list(rounds[0].matches.all())
-    divisions = sorted({m.division for m in first_round}, key=lambda d: division_rank.get(d, -1))
+    matches = {round_.pk: sorted(round_.matches.all(), key=lambda m: m.table) for round_ in rounds}
+    pod_names = {pod.key: pod.name for pod in services.event_pods(event)}
+    order = {d: i for i, d in enumerate(Division.values)}
+    keys = sorted(
+        {m.division for ms in matches.values() for m in ms},
+        key=lambda k: min((order.get(d, -1) for d in k.split("+")), default=-1),
+    )
+    separate = event.division_mode == Event.DivisionMode.SEPARATE
     brackets = []
-    for division in divisions:
-        first = [m for m in first_round if m.division == division]
+    for key in keys:
+        pod_rounds = [r for r in rounds if any(m.division == key for m in matches[r.pk])]
+        by_round = [[m for m in matches[r.pk] if m.division == key] for r in pod_rounds]
+        first = by_round[0]
         players = {p for m in first for p in (m.player_a_id, m.player_b_id) if p}
         ranked = sorted(players, key=lambda reg: (swiss_order.get(reg, len(swiss_order)), reg))
         seeds = {reg: seed for seed, reg in enumerate(ranked, start=1)}
-        # Each round's matches of this division by table, for the pure layout (as ids) and
-        # for the boxes the page draws.
+        # Each round's matches by position (1 for its lowest table), for the pure layout (as
+        # ids) and for the boxes the page draws.
         drawn, played = {}, []
-        for index, round_ in enumerate(rounds):
+        for index, ms in enumerate(by_round):
             played.append({})
-            for m in round_.matches.all():
-                if m.division != division:
-                    continue
-                drawn[(index, m.table)] = box = _bracket_box(m, seeds)
+            for position, m in enumerate(ms, start=1):
+                drawn[(index, position)] = box = _bracket_box(m, seeds)
                 winner = (
                     {"a": m.player_a_id, "b": m.player_b_id}[m.result] if box["winner"] else None
                 )
-                played[index][m.table] = (_id(m.player_a_id), _id(m.player_b_id), _id(winner))
-        names = {str(reg.pk): reg for m in first_round for reg in (m.player_a, m.player_b) if reg}
+                played[index][position] = (_id(m.player_a_id), _id(m.player_b_id), _id(winner))
+        names = {str(reg.pk): reg for m in first for reg in (m.player_a, m.player_b) if reg}
         columns, last = [], []
         for column in topcut.bracket_layout(len(first), played):
             boxes = [
@@ -248,7 +299,9 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
                 else _open_box([box.a, box.b], names, seeds)
                 for box in column.boxes
             ]
-            round_ = rounds[column.round_index] if column.round_index < len(rounds) else None
+            round_ = (
+                pod_rounds[column.round_index] if column.round_index < len(pod_rounds) else None
+            )
             columns.append(
                 {
                     "title": column.title,
@@ -257,11 +310,14 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
                 }
             )
             last = boxes
+        # Titled with its division ("Junior", as the standings), or a pod's divisions
+        # ("Juniors and Seniors").
+        name = DIVISION_NAMES.get(key) or pod_names.get(key, "")
+        if not separate and len(keys) == 1:
+            name = ""
         brackets.append(
             {
-                "name": DIVISION_NAMES.get(division, "")
-                if event.division_mode == Event.DivisionMode.SEPARATE
-                else "",
+                "name": name,
                 "columns": columns,
                 "champion": last[0]["winner"] if len(last) == 1 else None,
             }

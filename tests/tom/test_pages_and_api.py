@@ -95,7 +95,23 @@ def test_standings_differences_are_shown_to_staff_only(organiser, event):
         assert logged_in(player).get(url).status_code == 403
 
 
-def test_the_laptop_script_posts_saves_with_its_token(organiser, event):
+def posted(api, response, capture) -> dict:
+    """A save the endpoint accepted (202, stored), once the worker has applied it (the
+    outbox task runs when the request's transaction commits): its status as the laptop
+    script reads it."""
+    assert response.status_code == 202, response.content
+    accepted = response.json()
+    assert accepted["status"] == "pending" and accepted["status_url"].endswith(
+        f"/api/tom/saves/{accepted['id']}/"
+    )
+    answer = api.get(accepted["status_url"])
+    assert answer.status_code == 200
+    return answer.json()
+
+
+def test_the_laptop_script_posts_saves_with_its_token(
+    organiser, event, django_capture_on_commit_callbacks
+):
     token = services.new_upload_token(event=event, by_user=organiser)
     final = tdf.parse((TDF_DIR / "ciphermaniac__tom-184-challenge.tdf").read_bytes())
     api = APIClient()
@@ -103,24 +119,26 @@ def test_the_laptop_script_posts_saves_with_its_token(organiser, event):
     url = f"/api/tom/events/{event.pk}/saves/"
     # TOM pairs round 1: players with accounts see their table.
     round1 = tdf.write(tdf.truncated(final, rounds=1, last_unplayed=True)).encode()
-    response = api.post(
-        url, data=round1, content_type="application/octet-stream", HTTP_X_FILENAME="r1.tdf"
-    )
-    assert response.status_code == 201, response.content
-    body = response.json()
+    with django_capture_on_commit_callbacks(execute=True) as capture:
+        response = api.post(
+            url, data=round1, content_type="application/octet-stream", HTTP_X_FILENAME="r1.tdf"
+        )
+    body = posted(api, response, capture)
     assert (
-        body["duplicate"] is False
-        and body["rounds"] == 1
+        body["status"] == "applied"
+        and body["duplicate"] is False
         and body["summary"]["matches_paired"] == 12
     )
+    assert Round.objects.filter(event=event).count() == 1
     assert Round.objects.get(event=event, number=1).status == Round.Status.PUBLISHED
     # The script sends the same file again (TOM saved without a change): nothing happens.
     again = api.post(url, data=round1, content_type="application/octet-stream")
     assert again.status_code == 200 and again.json()["duplicate"] is True
     # Results come in, then the finished event.
     full = (TDF_DIR / "ciphermaniac__tom-184-challenge.tdf").read_bytes()
-    response = api.post(url, data=full, content_type="application/xml")
-    assert response.status_code == 201
+    with django_capture_on_commit_callbacks(execute=True) as capture:
+        response = api.post(url, data=full, content_type="application/xml")
+    assert posted(api, response, capture)["status"] == "applied"
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     assert services.export_save(event=event) == final
@@ -158,17 +176,20 @@ def test_the_token_is_for_its_event_only_and_errors_have_codes(organiser, event)
     assert response.status_code == 401
 
 
-def test_staff_can_post_a_save_as_a_multipart_file(organiser, event):
+def test_staff_can_post_a_save_as_a_multipart_file(
+    organiser, event, django_capture_on_commit_callbacks
+):
     api = APIClient()
     api.force_authenticate(organiser)
     raw = (TDF_DIR / "ciphermaniac-test__cup-finalized.tdf").read_bytes()
-    response = api.post(
-        f"/api/tom/events/{event.pk}/saves/",
-        {"save": SimpleUploadedFile("cup.tdf", raw)},
-        format="multipart",
-    )
-    assert response.status_code == 201, response.content
-    assert response.json()["standings_agree"] is True
+    with django_capture_on_commit_callbacks(execute=True) as capture:
+        response = api.post(
+            f"/api/tom/events/{event.pk}/saves/",
+            {"save": SimpleUploadedFile("cup.tdf", raw)},
+            format="multipart",
+        )
+    body = posted(api, response, capture)
+    assert body["status"] == "applied" and body["standings_agree"] is True
     assert Match.objects.filter(round__event=event).count() == 9
 
 
