@@ -37,6 +37,11 @@ urlpatterns = [
         views.event_deck_detail,
         name="event-deck-detail",
     ),
+    path(
+        "events/<int:event_id>/decks/<int:registration_id>/tcg-live.txt",
+        views.event_deck_tcg_live,
+        name="event-deck-tcg-live",
+    ),
     # Running the event
     path("events/<int:event_id>/manage/", match_views.event_dashboard, name="event-dashboard"),
     path(
@@ -45,6 +50,7 @@ urlpatterns = [
         name="event-pair-next-round",
     ),
     path("events/<int:event_id>/standings/", match_views.event_standings, name="event-standings"),
+    path("events/<int:event_id>/me.json", match_views.event_me, name="event-me"),
     path(
         "events/<int:event_id>/standings/<int:registration_id>/",
         match_views.standing_why,

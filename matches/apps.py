@@ -6,6 +6,7 @@ class MatchesConfig(AppConfig):
     verbose_name = "Rounds, matches and standings"
 
     def ready(self) -> None:
-        from . import signals  # noqa: PLC0415 (signal receivers connect in ready(), once the models are loaded)
+        from . import public_pages, signals  # noqa: PLC0415 (they connect and register once the models are loaded)
 
         signals.connect()
+        public_pages.register_matches_pages()

@@ -23,6 +23,7 @@ from league import permissions
 from league import services as league_services
 from league.event_log import EventLogEntry
 from league.models import Event, Registration
+from league.params import parse_id
 from league.services import eventlog
 from rules.errors import DomainError
 
@@ -144,9 +145,7 @@ def event_log(request, event_id: int):
         return Response({"code": "not-allowed", "detail": "Staff only."}, status=403)
     kind = request.query_params.get("kind", "")
     player = request.query_params.get("player", "")
-    rows = eventlog.entries(
-        event, kind=kind, registration=int(player) if player.isdigit() else None
-    )
+    rows = eventlog.entries(event, kind=kind, registration=parse_id(player))
     return Response(LogEntrySerializer(rows[:500], many=True).data)
 
 

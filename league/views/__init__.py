@@ -15,7 +15,7 @@ the player's history need rounds, so they live in `matches.views`.
 """
 
 from .accounts import password_reset, profile, profile_tokens, signup
-from .decklists import deck_submit, event_deck_detail, event_decks
+from .decklists import deck_submit, event_deck_detail, event_deck_tcg_live, event_decks
 from .discover import event_search
 from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
@@ -28,6 +28,7 @@ __all__ = [
     "deck_submit",
     "event_create",
     "event_deck_detail",
+    "event_deck_tcg_live",
     "event_decks",
     "event_edit",
     "event_log",

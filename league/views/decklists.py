@@ -8,10 +8,11 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
-from decks.services import check_decklist
+from decks.reading import readable_list
+from decks.services import card_index, check_decklist
 from decks.views import verdict_context, verdict_dict
 from rules.errors import DomainError
 
@@ -19,6 +20,7 @@ from .. import permissions, services
 from ..forms import DecklistForm, PublishDecklistsForm
 from ..models import DeckSubmission, Registration
 from ..params import parse_number
+from ..public_record import public_name
 from ..view_helpers import (
     can,
     get_event,
@@ -217,5 +219,20 @@ def event_deck_detail(request, event_id: int, registration_id: int):
             "versions": versions if private else [],
             "locked": services.deck_lock(event, registration),
             "public": permissions.decklist_is_public(registration),
+            "reading": readable_list(shown.text, card_index()) if shown else None,
+            "name": registration.player.name if private else public_name(registration.player),
         },
     )
+
+
+def event_deck_tcg_live(request, event_id: int, registration_id: int):
+    """The list that counts as text TCG Live imports, for whoever may read the list."""
+    registration = get_registration(event_id, registration_id)
+    require_visible(request, registration.event)
+    if not permissions.can_view_decklist(request.user, registration):
+        raise Http404("No public list.")
+    deck = registration.current_deck
+    if deck is None:
+        raise Http404("No deck submitted.")
+    text = readable_list(deck.text, card_index()).tcg_live_text()
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")

@@ -13,6 +13,7 @@ from rules.errors import DomainError
 from .. import services
 from ..event_log import EventLogEntry
 from ..models import Registration
+from ..params import parse_id
 from ..services import eventlog
 from ..view_helpers import get_event, get_registration, require, show_error, staff_actions
 
@@ -26,7 +27,7 @@ def event_log(request, event_id: int):
     kind = request.GET.get("kind", "")
     kind = kind if kind in EventLogEntry.Kind.values else ""
     player = request.GET.get("player", "")
-    player = int(player) if player.isdigit() else None
+    player = parse_id(player)
     regs = (
         Registration.objects.filter(event=event).select_related("player").order_by("player__name")
     )

@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import services as league_services
 from league.models import Registration
+from league.params import parse_id, parse_number
 from league.view_helpers import get_event, require, show_error
 from rules.errors import DomainError
 
@@ -28,13 +30,14 @@ WARNINGS = {
 
 
 def _registration(event, value) -> Registration | None:
-    if not str(value or "").isdigit():
+    pk = parse_id(str(value or ""))
+    if pk is None:
         return None
-    return get_object_or_404(Registration.objects.select_related("player"), event=event, pk=value)
+    return get_object_or_404(Registration.objects.select_related("player"), event=event, pk=pk)
 
 
 def _number(value) -> int:
-    return int(value) if str(value or "").isdigit() else 0
+    return parse_number(str(value or "")) or 0
 
 
 def _run(action: str, event, round_: Round, post, user):
@@ -82,7 +85,8 @@ def _run(action: str, event, round_: Round, post, user):
             f"table {table} every round." if table else "no fixed table."
         )
     if action == "feature-tables":
-        tables = [int(t) for t in post.get("tables", "").replace(",", " ").split() if t.isdigit()]
+        words = post.get("tables", "").replace(",", " ").split()
+        tables = [n for n in (parse_number(w, lo=1) for w in words) if n is not None]
         league_services.set_feature_tables(event=event, by_user=user, tables=tables, reason=reason)
         return "Feature tables: " + (", ".join(map(str, tables)) or "none") + "."
     return None
@@ -101,13 +105,19 @@ def round_correction(request, event_id: int, number: int):
         if exc.code == "needs-confirmation":
             return _confirm_page(request, event, round_, exc)
         show_error(request, exc)
-        return redirect("round-pairings", event.pk, number)
+        return _staff_view(event, number)
     if done is None:
         return HttpResponseBadRequest("Choose the correction and the players.")
     messages.success(request, done)
     if action == "undo":
         return redirect("event-dashboard", event.pk)
-    return redirect("round-pairings", event.pk, number)
+    return _staff_view(event, number)
+
+
+def _staff_view(event, number: int):
+    """The round page as staff see it, with this panel (`?live=1`: the plain URL is the
+    one public body for every viewer, `matches.public_pages`)."""
+    return redirect(reverse("round-pairings", args=[event.pk, number]) + "?live=1")
 
 
 def _confirm_page(request, event, round_, exc: DomainError):

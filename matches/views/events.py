@@ -18,6 +18,7 @@ from league import services as league_services
 from league.editions import event_edition
 from league.models import Division, Event, Registration
 from league.params import parse_number
+from league.public_record import public_name
 from league.view_helpers import (
     get_event,
     is_staff,
@@ -49,6 +50,8 @@ def event_detail(request, event_id: int):
         published_lists = list(
             permissions.public_decklists(event).select_related("player").order_by("player__name")
         )
+        for reg in published_lists:  # a minor by first name and initial
+            reg.shown_name = public_name(reg.player)
     standings = selectors.visible_standings(event, published_only=not staff)
     pods = services.event_pods(event)
     swiss_rounds, top_cut = services.structure_of(pods)

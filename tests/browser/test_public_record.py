@@ -104,3 +104,23 @@ def test_the_organiser_form_at_a_phone_width(site, browser):
     shot(page, "record-phone-profile.png")
     measured = page.evaluate(OVERFLOW)
     assert measured["scroll"] <= measured["client"] and not measured["controls"], measured
+
+
+def test_a_public_list_reads_by_section_at_a_phone_width(site, browser):
+    from decks.models import PreconDeck
+    from tests.factories import sample_cards
+
+    sample_cards()
+    event, organiser = build()
+    Event.objects.filter(pk=event.pk).update(decklists_open=Event.DecklistsOpen.NOW)
+    registration = Player.objects.get(name="Brock Harrison").registrations.get()
+    text = PreconDeck.objects.get(pk="d-demo1-1").as_decklist_text()
+    league_services.submit_deck(registration=registration, text=text, by_user=organiser)
+    page = browser.new_context(viewport=PHONE).new_page()
+    url = f"{site.url}/events/{event.pk}/decks/{registration.pk}/"
+    measured = visit(page, url, "record-phone-decklist.png")
+    assert measured["scroll"] <= measured["client"] and not measured["controls"], measured
+    page.click("details.tcg-live summary")
+    assert "Total Cards: 60" in page.locator("details.tcg-live textarea").input_value()
+    shot(page, "record-phone-decklist-tcg-live.png")
+    assert "Brock H." in page.locator("h1").inner_text()
