@@ -35,11 +35,14 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load_readers
+from load_readers import children, cpu_seconds, get, pids_of, request
+
 HERE = Path(__file__).resolve().parents[1]
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
 REDIS = ""  # a private redis-server on a free port, started by main()
 REDIS_PID = 0
-CSRF = "b" * 32
 
 
 def site_env(root: Path) -> dict:
@@ -55,7 +58,7 @@ def site_env(root: Path) -> dict:
         "CACHE_URL": f"{REDIS}/0",
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "LOG_LEVEL": "WARNING",
-        "VAR_DIR": "/tmp/bench16-var",
+        "VAR_DIR": os.environ.get("BENCH_VAR_DIR", "/tmp/bench16-var"),
     }
 
 
@@ -123,34 +126,50 @@ def build(players: int) -> dict:
 # --- the stack --------------------------------------------------------------------------
 
 
+#: The ports this benchmark may take (BENCH_PORTS="first-last"); each run takes free ones.
+PORTS = range(
+    *(int(p) + i for i, p in enumerate(os.environ.get("BENCH_PORTS", "18400-18499").split("-")))
+)
+
+
+_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU of `pids` and of their children that have exited (a PostgreSQL backend that
-    closes its connection moves its time to the postmaster's), so the sum only grows."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
+    """A port of `PORTS` nobody listens on, and not handed out before by this run."""
+    for port in PORTS:
+        if port in _GIVEN:
             continue
-        total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-    return total / tick
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _GIVEN.add(port)
+        return port
+    raise RuntimeError(f"no free port in {PORTS}")
 
 
-def pids_of(name: str) -> list[int]:
-    out = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
-    return [int(p) for p in out.split()]
-
-
-def children(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(p) for p in out.split()]
+def gunicorn(py: str, app: str, port: int) -> list[str]:
+    """The same gunicorn configuration for the site and its ceiling, without the periodic
+    worker recycling (`max_requests`): at these rates all five workers would restart at
+    once in the middle of a measurement (seen: a 10-second run with no answer at all)."""
+    return [
+        py,
+        "-m",
+        "gunicorn",
+        app,
+        "-c",
+        "config/gunicorn.py",
+        "-w",
+        "5",
+        "-b",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        "--max-requests",
+        "0",
+    ]
 
 
 class Stack:
@@ -159,22 +178,46 @@ class Stack:
         py = str(HERE / ".venv/bin/python")
         subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env,
                        check=True)  # fmt: skip
-        self.web = subprocess.Popen(
-            [py, "-m", "gunicorn", "config.wsgi", "-w", "5", "-b", f"127.0.0.1:{port}",
-             "--log-level", "warning"], cwd=root, env=env)  # fmt: skip
+        self.web = subprocess.Popen(gunicorn(py, "config.wsgi", port), cwd=root, env=env)
+        self.ceiling_port = free_port()
+        ceiling_env = {
+            **env,
+            "DJANGO_SETTINGS_MODULE": "ceiling",
+            "PYTHONPATH": f"{root}:{HERE / 'benchmarks'}",
+        }
+        self.ceiling = subprocess.Popen(
+            gunicorn(py, "ceiling:application", self.ceiling_port), cwd=root, env=ceiling_env
+        )
         self.worker = subprocess.Popen(
             [py, "-m", "celery", "-A", "config", "worker", "-c", "1", "--loglevel=WARNING"],
             cwd=root, env=env, stdout=subprocess.DEVNULL)  # fmt: skip
         self.port = port
-        for _ in range(100):
-            try:
-                get(port, "/api/")
-                break
-            except OSError:
-                time.sleep(0.2)
+        self.nginx = None
+        for p in (port, self.ceiling_port):
+            for _ in range(150):
+                try:
+                    get(p, "/ceiling/" if p == self.ceiling_port else "/api/")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        nginx_conf = root / "deploy/nginx/micro-cache.conf"
+        if nginx_conf.exists() and Path("/usr/sbin/nginx").exists():
+            sys.path.insert(0, str(root))
+            from deploy.nginx import start_nginx
+
+            self.nginx_port = free_port()
+            self.nginx = start_nginx(
+                conf=nginx_conf,
+                listen=self.nginx_port,
+                upstream=port,
+                prefix=Path(f"/tmp/bench-nginx-{port}"),
+            )
 
     def web_cpu(self) -> float:
         return cpu_seconds(children(self.web.pid))
+
+    def ceiling_cpu(self) -> float:
+        return cpu_seconds(children(self.ceiling.pid))
 
     def rest_cpu(self) -> float:
         """The worker's processes and the private Redis (cache and broker)."""
@@ -182,28 +225,18 @@ class Stack:
         return cpu_seconds(worker + [p for p in pids_of("redis-server") if p == REDIS_PID])
 
     def stop(self) -> None:
-        for proc in (self.web, self.worker):
+        if self.nginx is not None:
+            self.nginx.stop()
+        for proc in (self.web, self.ceiling, self.worker):
             proc.terminate()
-        for proc in (self.web, self.worker):
-            proc.wait(timeout=30)
-
-
-def request(port, method, path, *, cookie=None, headers=None, body=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    head = {"Accept-Encoding": "gzip, br", "X-Forwarded-Proto": "https",
-            "Referer": f"https://127.0.0.1:{port}/", **(headers or {})}  # fmt: skip
-    if cookie:
-        head["Cookie"] = f"sessionid={cookie}; csrftoken={CSRF}"
-        head["X-CSRFToken"] = CSRF
-    conn.request(method, path, body=body, headers=head)
-    resp = conn.getresponse()
-    data = resp.read()
-    conn.close()
-    return resp.status, len(data)
-
-
-def get(port, path, **kw):
-    return request(port, "GET", path, **kw)
+        for proc in (self.web, self.ceiling, self.worker):
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:  # a busy machine: stop waiting for grace
+                for pid in children(proc.pid):
+                    os.kill(pid, 9)
+                proc.kill()
+                proc.wait(timeout=30)
 
 
 def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> dict:
@@ -262,22 +295,8 @@ def cycle(items):
 def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
-    out = []
+    out = load_readers.readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
-    for path in (by_name, f"/events/{ev}/rounds/{rn}/"):
-        get(port, path)  # warm
-    readers = (lambda i=i: get(port, by_name, cookie=ms[i % len(ms)]["a"]) for i in range(10**9))
-    out.append(("pairings by name, 50 readers", run(stack, readers, 50, seconds)))
-    mix = [f"/events/{ev}/", "MATCH", f"/events/{ev}/rounds/{rn}/", by_name,
-           f"/events/{ev}/rounds/{rn}/projector/", f"/events/{ev}/standings/"]  # fmt: skip
-
-    def posted(i):
-        m = ms[i % len(ms)]
-        path = mix[i % len(mix)]
-        return get(port, f"/matches/{m['id']}/" if path == "MATCH" else path, cookie=m["a"])
-
-    jobs = (lambda i=i: posted(i) for i in range(10**9))
-    out.append(("round posted (mixed pages), 50 readers", run(stack, jobs, 50, seconds)))
     round_id = None
     alone = [
         ("pairings by name, alone", by_name, ms[0]["a"]),
@@ -329,6 +348,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[512])
     parser.add_argument("--root", type=Path, default=HERE)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument(
+        "--keep", action="store_true", help="keep each built event and start from it next time"
+    )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.build:
@@ -349,24 +371,51 @@ def main() -> None:
         redis.wait(timeout=10)
 
 
-def _main(args) -> None:
-    root = args.root.resolve()
-    py = str(HERE / ".venv/bin/python")
-    env = site_env(root)
+def prepare(root: Path, players: int, *, keep: bool) -> dict:
+    """A fresh database with the event built: by the services, or with `--keep` copied
+    from the copy a previous run kept (PostgreSQL's CREATE DATABASE ... TEMPLATE, seconds
+    instead of minutes), then migrated to this checkout's schema."""
     import psycopg
 
+    py = str(HERE / ".venv/bin/python")
+    env = site_env(root)
     base, name = URL.rsplit("/", 1)
-    for players in args.players:
-        with psycopg.connect(base + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    template, kept_data = f"{name}_built_{players}", Path(f"/tmp/{name}_built_{players}.json")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template]).fetchone()
+        if keep and exists and kept_data.exists():
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+            reused = True
+        else:
+            reused = False
             conn.execute(f'CREATE DATABASE "{name}"')
-        subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    # A kept event is brought to this checkout's schema (a new migration since it was kept).
+    subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    if reused:
+        return json.loads(kept_data.read_text())
+    built = subprocess.run(
+        [py, str(Path(__file__).resolve()), "--build", str(players)],
+        cwd=root,
+        env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(built.stdout.strip().splitlines()[-1])
+    if keep:
+        with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{template}" TEMPLATE "{name}"')
+        kept_data.write_text(json.dumps(data))
+    return data
+
+
+def _main(args) -> None:
+    root = args.root.resolve()
+    for players in args.players:
         started = time.perf_counter()
-        built = subprocess.run(
-            [py, str(Path(__file__).resolve()), "--build", str(players)],
-            cwd=root, env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
-            capture_output=True, text=True, check=True)  # fmt: skip
-        data = json.loads(built.stdout.strip().splitlines()[-1])
+        data = prepare(root, players, keep=args.keep)
         print(f"\n## {players} players (built in {time.perf_counter() - started:.0f} s); "
               f"load before: {os.getloadavg()[0]:.2f}")  # fmt: skip
         subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
@@ -375,15 +424,25 @@ def _main(args) -> None:
             results = scenarios(stack, data, args.seconds)
         finally:
             stack.stop()
-        print("| what | n | req/s | p50 ms | p95 ms | p99 ms | web CPU ms/req | KB | errors "
-              "| PostgreSQL CPU ms/req | worker + Redis CPU ms/req | load client CPU ms/req "
-              "| cores busy |")  # fmt: skip
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
+        ceiling = statistics.mean(ceilings)
+        print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
+        print(
+            "| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
+            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
+            "| load client CPU ms/req | cores busy |"
+        )
+        print(
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        )
         for label, r in results:
-            print(f"| {label} | {r['n']} | {r['rps']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | "
-                  f"{r['p99']:.0f} | {r['cpu_ms']:.0f} | {r['kb']:.0f} | {r['errors']} | "
-                  f"{r['db_ms']:.1f} | {r['rest_ms']:.1f} | {r['client_ms']:.1f} | "
-                  f"{r['cores']:.2f} |")  # fmt: skip
+            rate = r.get("views", r["rps"])
+            print(
+                f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
+                f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
+                f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
+                f"{r['client_ms']:.1f} | {r['cores']:.2f} |"
+            )
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
 
 

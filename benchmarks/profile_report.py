@@ -73,6 +73,7 @@ def main() -> None:
     parser.add_argument("--reports", type=int, default=120)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sql", action="store_true", help="list one report's queries")
+    parser.add_argument("--keep", action="store_true", help="as bench_load.py --keep")
     args = parser.parse_args()
     redis_port = bench_load.free_port()
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
@@ -86,20 +87,13 @@ def main() -> None:
 
 
 def run(args) -> None:
-    import psycopg
-
     env = bench_load.site_env(HERE)
+    data = bench_load.prepare(HERE, args.players, keep=args.keep)
+    # Production settings name the static files by their manifest, as the web processes do.
     py = str(HERE / ".venv/bin/python")
-    base, name = bench_load.URL.rsplit("/", 1)
-    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=HERE, env=env, check=True)
-    built = subprocess.run(
-        [py, str(HERE / "benchmarks/bench_load.py"), "--build", str(args.players)],
-        cwd=HERE, env={**env, "DJANGO_ENV": "development", "CELERY_BROKER_URL": ""},
-        capture_output=True, text=True, check=True)  # fmt: skip
-    data = json.loads(built.stdout.strip().splitlines()[-1])
+    subprocess.run(
+        [py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=HERE, env=env, check=True
+    )
     os.environ.update(env)
     import django
 
@@ -134,9 +128,23 @@ def run(args) -> None:
         reader.cookies["sessionid"] = m["a"]
         return reader.get(by_name, secure=True, HTTP_ACCEPT_ENCODING="gzip").status_code
 
+    me = f"/events/{data['event']}/me.json?round={data['round']}"
+
+    def read_me(m):
+        reader.cookies["sessionid"] = m["a"]
+        return reader.get(me, secure=True, HTTP_ACCEPT_ENCODING="gzip").status_code
+
     read(matches[0])  # the page's first render, outside the profile
-    profile("pairings by name, a signed-in player (page cache warm)",
-            [lambda m=m: read(m) for m in matches], args.top)  # fmt: skip
+    profile(
+        "pairings by name, a signed-in player (page cache warm)",
+        [lambda m=m: read(m) for m in matches],
+        args.top,
+    )
+    profile(
+        "me.json, a signed-in player (the personal part of the page)",
+        [lambda m=m: read_me(m) for m in matches],
+        args.top,
+    )
     page(matches[-1])  # warm imports, caches and connections outside the profile
     profile("results reported through the page form (first reports)",
             [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip

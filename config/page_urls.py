@@ -51,6 +51,7 @@ urlpatterns = [
         name="event-pair-next-round",
     ),
     path("events/<int:event_id>/standings/", match_views.event_standings, name="event-standings"),
+    path("events/<int:event_id>/me.json", match_views.event_me, name="event-me"),
     path(
         "events/<int:event_id>/standings/<int:registration_id>/",
         match_views.standing_why,

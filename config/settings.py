@@ -5,6 +5,8 @@ e-mail printed to the console. Production sets `DJANGO_ENV=production`, which re
 start without `SECRET_KEY` and turns `DEBUG` off. Every variable is listed in README.md.
 """
 
+import base64
+import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -81,6 +83,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Public round pages, whole from the cache, before the session or the user is read.
+    "matches.public_pages.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -360,10 +364,17 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTIO
 # <script> blocks carry the request's nonce (`{{ request.csp_nonce }}`); inline style
 # attributes are allowed (styles cannot run code). Swagger UI loads its init script from
 # a URL (SpectacularSwaggerSplitView), so it needs no inline script.
+# The projector's clock is one inline script that never changes: allowed by its hash, so the
+# projector (one body for every viewer, `matches.public_pages`) needs no per-request nonce.
+PROJECTOR_CLOCK = "'sha256-{}'".format(
+    base64.b64encode(
+        hashlib.sha256((BASE_DIR / "templates/matches/_projector_clock.js").read_bytes()).digest()
+    ).decode()
+)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
-        "script-src": ["'self'", NONCE],
+        "script-src": ["'self'", NONCE, PROJECTOR_CLOCK],
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],

@@ -6,6 +6,7 @@ class MatchesConfig(AppConfig):
     verbose_name = "Rounds, matches and standings"
 
     def ready(self) -> None:
-        from . import signals
+        from . import public_pages, signals
 
         signals.connect()
+        public_pages.register_matches_pages()

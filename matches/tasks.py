@@ -14,3 +14,11 @@ def recompute_standings(event_id: int, publish_round: int | None = None) -> int:
 @shared_task(name="matches.send_round_clock_reminders")
 def send_round_clock_reminders() -> int:
     return services.send_round_clock_reminders()
+
+
+@shared_task(name="matches.notify_result_reported", acks_late=True)
+def notify_result_reported(match_id: int, reported_by_side: str, report_id: int) -> int:
+    """The opponent's "confirm your result" notice (see the service)."""
+    return services.notify_result_reported(
+        match_id=match_id, reported_by_side=reported_by_side, report_id=report_id
+    )

@@ -36,6 +36,15 @@ if [ ! -x /usr/bin/chromium ] || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuS
         && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
 fi
 
+# The micro-cache tests run deploy/nginx/micro-cache.conf as their own nginx process.
+if [ ! -x /usr/sbin/nginx ]; then
+    echo "Installing nginx (apt-get)"
+    as_root apt-get update -qq \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+    # Only the binary is wanted: the package's own server would take port 80.
+    as_root service nginx stop >/dev/null 2>&1 || true
+fi
+
 # Wait up to a minute for the services to answer (RabbitMQ takes a few seconds to start).
 for _ in $(seq 1 60); do
     port_open 5432 && port_open 6379 && port_open 5672 && break

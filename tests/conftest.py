@@ -57,6 +57,36 @@ def _broker_backoff_is_per_test(request):
 
 
 @pytest.fixture(autouse=True)
+def _page_versions_follow_each_write(request, monkeypatch):
+    """A test's transaction never commits, so an event's page version (bumped after commit,
+    `matches.page_cache.bump_on_commit`) would never move, and a public page read after a
+    write would be the copy built before it. Here it is bumped at the write as well. Tests
+    on a real database transaction (`transaction=True`: the live server, nginx) keep the
+    product's order: bumped after the commit only."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    marker = request.node.get_closest_marker("django_db")
+    names = request.fixturenames
+    if (marker and marker.kwargs.get("transaction")) or {"transactional_db", "live_server"} & set(
+        names
+    ):
+        yield
+        return
+    from matches import page_cache
+
+    after_commit = page_cache.bump_on_commit
+
+    def bump_now_and_on_commit(event_id):
+        if event_id:
+            page_cache.bump(event_id)
+        after_commit(event_id)
+
+    monkeypatch.setattr(page_cache, "bump_on_commit", bump_now_and_on_commit)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _rule_editions_are_per_test(request):
     """The rule editions are kept in the shared cache and dropped when a row is saved; a
     test's rows are rolled back without a signal, so the next test starts without them."""

@@ -115,7 +115,9 @@ def test_standings_are_public_only_once_published(
         for m in round_.matches.all():
             services.set_result(match=m, by_user=staff, payload={"games": [{"outcome": "a"}]})
     assert client_for().get(f"/api/events/{event.pk}/standings/").json()["rows"] == []
-    assert len(client_for(staff).get(f"/api/events/{event.pk}/standings/").json()["rows"]) == 4
+    signed_in = APIClient()  # staff signed in (a session): their own answer, live standings
+    signed_in.force_login(staff)
+    assert len(signed_in.get(f"/api/events/{event.pk}/standings/").json()["rows"]) == 4
     with django_capture_on_commit_callbacks(execute=True):
         services.close_round(round_=round_, by_user=staff)
     public = client_for().get(f"/api/events/{event.pk}/standings/").json()

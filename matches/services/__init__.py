@@ -24,6 +24,7 @@ from .pairing_edits import (
 )
 from .results import (
     can_report,
+    notify_result_reported,
     record_decided_result,
     report_refusal,
     report_result,
@@ -65,6 +66,7 @@ __all__ = [
     "finish_event",
     "give_bye",
     "move_match",
+    "notify_result_reported",
     "pair_next_round",
     "pair_players",
     "publish_round",

@@ -13,6 +13,7 @@ from league.editions import event_edition
 from league.event_log import EventLogEntry
 from league.models import Event
 from league.services import eventlog
+from notifications import outbox
 from rules.errors import DomainError
 from rules.results import (
     Resolution,
@@ -195,7 +196,9 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     if other is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
-        notify.result_reported(match, reported_by_side=side, report_id=report.pk)
+        # The opponent's notice is written by the worker, recorded here in the same
+        # transaction (nothing lost) and keyed by the report (nothing twice).
+        outbox.record_task("matches.notify_result_reported", args=[match.pk, side, report.pk])
     elif same_result(other.payload, canonical):
         if _won_both_ways(other.payload) and not _won_both_ways(canonical):
             # One said the game was won both ways, the other just who won: keep the how.
@@ -391,3 +394,18 @@ def _apply(
         transaction.on_commit(
             partial(request_standings, event=match.round.event, round_number=match.round.number)
         )
+
+
+def notify_result_reported(*, match_id: int, reported_by_side: str, report_id: int) -> int:
+    """Ask the opponent to confirm the report `report_id` (the worker's part of
+    `report_result`). Writes one notification, keyed by the report, so a task that runs
+    twice tells them once; nothing when the match is no longer waiting for them (they
+    confirmed, disputed, or staff entered the result first)."""
+    match = (
+        Match.objects.select_related("round__event", "player_a__player", "player_b__player")
+        .filter(pk=match_id, status=Match.Status.REPORTED)
+        .first()
+    )
+    if match is None:
+        return 0
+    return notify.result_reported(match, reported_by_side=reported_by_side, report_id=report_id)

@@ -10,6 +10,7 @@
 - `corrections`: the scorekeeper's corrections of the current round (undo, swap, seat…);
 - `why`: "why am I 9th?", one player's standing explained;
 - `calendar`: the calendar feeds (a league's events, a user's own at a secret address).
+- `me`: the viewer's own part of the public round pages (`me.json`).
 
 Views are thin: they load rows (with the joins the hot pages need, since a 64-player round
 is rendered on every phone in the room), check who may look (`league.view_helpers`), call
@@ -22,6 +23,7 @@ from .calendar import league_calendar, my_calendar
 from .corrections import round_correction
 from .events import event_bracket, event_dashboard, event_detail, event_standings
 from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, event_standings_csv
+from .me import event_me
 from .paper import round_paper, standings_paper
 from .players import my_events
 from .results import match_detail, match_quick_result, match_report, match_result, round_results
@@ -35,6 +37,7 @@ __all__ = [
     "event_decklists_pdf",
     "event_detail",
     "event_export_json",
+    "event_me",
     "event_standings",
     "event_standings_csv",
     "league_calendar",

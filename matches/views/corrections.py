@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import services as league_services
@@ -101,13 +102,19 @@ def round_correction(request, event_id: int, number: int):
         if exc.code == "needs-confirmation":
             return _confirm_page(request, event, round_, exc)
         show_error(request, exc)
-        return redirect("round-pairings", event.pk, number)
+        return _staff_view(event, number)
     if done is None:
         return HttpResponseBadRequest("Choose the correction and the players.")
     messages.success(request, done)
     if action == "undo":
         return redirect("event-dashboard", event.pk)
-    return redirect("round-pairings", event.pk, number)
+    return _staff_view(event, number)
+
+
+def _staff_view(event, number: int):
+    """The round page as staff see it, with this panel (`?live=1`: the plain URL is the
+    one public body for every viewer, `matches.public_pages`)."""
+    return redirect(reverse("round-pairings", args=[event.pk, number]) + "?live=1")
 
 
 def _confirm_page(request, event, round_, exc: DomainError):

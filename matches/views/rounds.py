@@ -302,6 +302,7 @@ def round_projector(request, event_id: int, number: int):
         html = page_cache.cached(
             event.pk, f"projector:{number}", lambda: _projector_html(event, round_)
         )
+    ot = overtime(round_)
     return render(
         request,
         "matches/projector.html",
@@ -310,6 +311,10 @@ def round_projector(request, event_id: int, number: int):
             "round": round_,
             "players": mark_safe(html),  # rendered by our own template, escaped there
             "remaining": seconds_left(round_),
-            "overtime": overtime(round_),
+            "ends_at_ms": int(round_.ends_at.timestamp() * 1000) if round_.ends_at else None,
+            "overtime": ot,
+            # The overtime clock from the moment time is called (the page is one body for
+            # every minute: the wall's clock counts from the round's end).
+            "overtime_total": ot["minutes"] * 60 if ot else None,
         },
     )

@@ -46,6 +46,19 @@ async function currentViewer() {
   return stored ? stored.text() : null;
 }
 
+/* The phone's viewer: the one last seen, else asked of the site (a HEAD answers it). */
+async function viewerNow() {
+  const known = await currentViewer();
+  if (known) return known;
+  try {
+    const answer = await fetch("/manifest.webmanifest",
+                               { method: "HEAD", credentials: "same-origin", cache: "no-store" });
+    return answer.headers.get("X-Viewer");
+  } catch (error) {
+    return null;
+  }
+}
+
 async function setViewer(viewer) {
   await (await caches.open(STATE)).put(VIEWER_KEY, new Response(viewer));
 }
@@ -77,10 +90,13 @@ async function pageFromNetwork(request) {
   } catch (error) {
     return offlineCopy(request);
   }
-  const viewer = response.headers.get("X-Viewer");
-  await noteViewer(viewer);
   const type = response.headers.get("Content-Type") || "";
   const control = response.headers.get("Cache-Control") || "";
+  // A public round page is the same for everyone (matches/public_pages.py: served before
+  // the session is read, so without X-Viewer): kept under the phone's current viewer.
+  const viewer = response.headers.get("X-Viewer")
+    || (/\bpublic\b/.test(control) ? await viewerNow() : null);
+  await noteViewer(viewer);
   if (response.status === 200 && type.startsWith("text/html") && !/no-store/.test(control)
       && keptPath(url) && viewer) {
     const body = await response.clone().text();

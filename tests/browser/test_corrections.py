@@ -50,7 +50,7 @@ def test_a_scorekeeper_swaps_two_players_and_seats_a_late_arrival_on_a_phone(sit
     other = table_of(round_1, gary_name)
 
     page = login(browser.new_context(viewport=PHONE), site, "keeper-joy")
-    page.goto(f"{site.url}/events/{event.pk}/rounds/1/")
+    page.goto(f"{site.url}/events/{event.pk}/rounds/1/?live=1")  # the staff's view
     page.click("#swap summary")
     page.select_option("#swap-a", label=f"Ash (table {ash})")
     page.select_option("#swap-b", label=f"{gary_name} (table {other})")

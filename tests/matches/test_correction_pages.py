@@ -46,10 +46,19 @@ def post(client, event, round_, *, follow=False, **data):
 
 def test_the_round_page_shows_the_corrections_to_staff_only(running, client):
     event, regs, _, round2 = running
-    page = client.get(reverse("round-pairings", args=[event.pk, 2])).content.decode()
+    # The staff's view of the round page (`?live=1`, linked for them by me.json; the plain
+    # URL is the one public body for every viewer).
+    staff_view = reverse("round-pairings", args=[event.pk, 2]) + "?live=1"
+    me = client.get(reverse("event-me", args=[event.pk]) + "?round=2").json()
+    assert {"label": "Staff view", "url": "?live=1"} in me["links"]
+    page = client.get(staff_view).content.decode()
     assert 'id="corrections"' in page and "Seat a late arrival" in page
+    assert (
+        'id="corrections"'
+        not in client.get(reverse("round-pairings", args=[event.pk, 2])).content.decode()
+    )
     client.force_login(regs[0].player.user)
-    page = client.get(reverse("round-pairings", args=[event.pk, 2])).content.decode()
+    page = client.get(staff_view).content.decode()
     assert 'id="corrections"' not in page
     assert post(client, event, round2, action="undo", reason="x").status_code == 403
 

@@ -52,8 +52,11 @@ def test_pairings_show_tables_players_points_and_results(
     assert 'Ash Ketchum <span class="pts">(3)</span>' in page
     assert 'Brock Harrison <span class="pts">(1)</span>' in page
     assert 'Misty Waterflower <span class="pts">(0)</span>' in page
-    # Ash's own row is marked (a style rule on his registration; the list is shared).
-    assert f'tr[data-p~="{a.pk}"] td' in page
+    # Ash's own row is marked by the page's script from his own answer (the page is the
+    # same for everyone): his registration is the one in the row's data-p.
+    me = client.get(reverse("event-me", args=[event.pk]) + "?round=2").json()
+    assert me["registration"]["id"] == a.pk and me["match"]["table"] == 1
+    assert "tr.mine td" in page and 'data-me-url="' in page and "matches/me.js" in page
     assert re.search(rf'<tr data-p="{a.pk} {c.pk}">\s*<td class="num"><a [^>]+>1</a></td>', page)
     page = client.get(reverse("round-pairings", args=[event.pk, 1])).content.decode()
     assert "Ash Ketchum won 1–0" in page and "Tie 0–0" in page
@@ -102,7 +105,8 @@ def test_the_projector_lists_players_alphabetically_with_table_and_opponent(
         '<span class="table">1</span><span class="name">Player 63</span><span class="opp">v Player 64</span>'
         in page
     )
-    assert 'id="clock" data-remaining="' in page and "setInterval" in page
+    # The clock counts down to the round's end (the page is one body for every minute).
+    assert 'id="clock" data-ends-at="' in page and "setInterval" in page
     assert "<link" not in page and "src=" not in page  # no external assets
 
 
@@ -137,7 +141,13 @@ def test_staff_also_see_the_live_unpublished_standings_marked_as_such(
     client, event, snapshots, organiser
 ):
     client.force_login(organiser)
+    # The standings page is one body for every viewer (the published standings); the staff's
+    # live view is their own page, linked for them by me.json.
     page = client.get(reverse("event-standings", args=[event.pk])).content.decode()
+    assert "Standings after round 1" in page and "Live standings" not in page
+    me = client.get(reverse("event-me", args=[event.pk])).json()
+    assert {"label": "Staff view", "url": "?live=1"} in me["links"]
+    page = client.get(reverse("event-standings", args=[event.pk]) + "?live=1").content.decode()
     assert "Standings after round 2" in page and "Live standings, not published" in page
     assert page.index("Misty Waterflower") < page.index("Ash Ketchum")
     assert "62.50%" in page and "(dropped)" in page and '<tr class="dropped">' in page

@@ -86,7 +86,12 @@
   }
   function refresh() {
     fetch(feed, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        // The feed is one cached body for every viewer (its "now" is when it was built):
+        // the clock follows the answer's Date header, the server's time now.
+        var date = r.headers.get("Date");
+        return r.ok ? r.json().then(function (data) { if (date) data.now = date; return data; }) : null;
+      })
       .then(function (data) { if (data) patch(data); })
       .catch(function () { /* keep showing the last data; try again next time */ });
   }
