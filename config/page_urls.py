@@ -10,6 +10,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/events/new/", views.event_create, name="event-create"),
     path("leagues/<slug:slug>/staff/", views.league_staff, name="league-staff"),
+    path("leagues/<slug:slug>/roster/", views.league_roster_setting, name="league-roster-setting"),
     path("leagues/<slug:slug>/calendar.ics", match_views.league_calendar, name="league-calendar"),
     path("calendar/<str:token>.ics", match_views.my_calendar, name="my-calendar"),
     path("events/<int:event_id>/edit/", views.event_edit, name="event-edit"),

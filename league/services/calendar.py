@@ -1,9 +1,13 @@
-"""The private calendar address of a user: made on first ask, replaced to revoke."""
+"""The public record's switches: a user's private calendar address (made on first ask,
+replaced to revoke), a player's page hidden or shown, a league's rosters public or not."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from rules.errors import DomainError
+
+from .. import permissions
 from ..models import CalendarFeed
 
 
@@ -36,3 +40,14 @@ def set_page_hidden(*, player, hidden: bool) -> None:
     """Hide (or show again) the player's public page."""
     player.page_hidden = hidden
     player.save(update_fields=["page_hidden"])
+
+
+def set_roster_public(*, league, by_user, public: bool) -> None:
+    """Show the league's event rosters to everyone, or to staff only (its organisers).
+    Raises `not-allowed`."""
+    if not permissions.is_league_organiser(by_user, league):
+        raise DomainError(
+            "not-allowed", "Only the league's organisers can change this.", status=403
+        )
+    league.roster_public = public
+    league.save(update_fields=["roster_public"])

@@ -21,7 +21,7 @@ from .eventlog import event_log, registration_undo
 from .leagues import event_create, event_edit, home, league_detail
 from .public_profile import profile_public
 from .registrations import event_register, registration_check_in, registration_drop
-from .roster import event_roster
+from .roster import event_roster, league_roster_setting
 from .staff import league_staff
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "event_search",
     "home",
     "league_detail",
+    "league_roster_setting",
     "league_staff",
     "password_reset",
     "profile",

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from rules.errors import DomainError
 
 from .. import permissions, selectors
-from ..models import Registration
-from ..view_helpers import get_event, require_visible
+from ..models import League, Registration
+from ..services import calendar as services
+from ..view_helpers import get_event, require_visible, show_error
 
 
 def event_roster(request, event_id: int):
@@ -28,3 +34,22 @@ def event_roster(request, event_id: int):
             "active_count": counts["active"],
         },
     )
+
+
+@login_required
+@require_POST
+def league_roster_setting(request, slug: str):
+    """League organisers: show the league's rosters to everyone, or to the staff only."""
+    league = get_object_or_404(League, slug=slug)
+    try:
+        services.set_roster_public(
+            league=league, by_user=request.user, public=request.POST.get("public") == "1"
+        )
+    except DomainError as exc:
+        show_error(request, exc)
+        return redirect("league-detail", league.slug)
+    messages.success(
+        request,
+        "Rosters are public." if league.roster_public else "Rosters are shown to staff only.",
+    )
+    return redirect("league-detail", league.slug)

@@ -128,8 +128,18 @@ def test_the_roster_shows_public_names_divisions_and_the_waiting_list_count(clie
 def test_a_hidden_roster_is_read_by_the_staff_only(client, organiser, roster_event, make_player):
     event = roster_event
     league = event.season.league
-    league.roster_public = False
-    league.save()
+    client.force_login(make_player("Gary Oak").user)
+    refused = client.post(reverse("league-roster-setting", args=[league.slug]), {"public": "0"})
+    league.refresh_from_db()
+    assert refused.status_code == 403 and league.roster_public  # not an organiser
+    client.force_login(organiser)
+    assert (
+        "Show to staff only"
+        in client.get(reverse("league-detail", args=[league.slug])).content.decode()
+    )
+    client.post(reverse("league-roster-setting", args=[league.slug]), {"public": "0"})
+    league.refresh_from_db()
+    assert not league.roster_public
     player = make_player("Misty Waterflower")
     for who in (None, player.user):
         client.logout()
