@@ -29,16 +29,26 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _eager_tasks_unless_worker(request):
     """Run tasks in-process, except in tests marked `worker`. Pure tests (`-p no:django`)
-    skip this entirely."""
+    skip this entirely.
+
+    Celery's eager `apply_async` saves, sets and restores one process-wide flag ("a result
+    may not be waited for here", `celery._state`) around each call. Two threads of a
+    concurrency test that commit at once can restore it in the wrong order and leave it
+    set for good, and every later `.get()` in this process (the worker fixture's ping
+    included) then fails with "Never call result.get() within a task!". The test process
+    is never a worker: the flag is cleared after each test."""
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
+    from celery._state import _set_task_join_will_block
+
     from config.celery import app
 
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = request.node.get_closest_marker("worker") is None
     yield
     app.conf.task_always_eager = previous
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +155,7 @@ def start_worker(*, database_name: str, queue: str, broker_url: str, extra_env=N
         if proc.poll() is not None:
             raise RuntimeError(f"celery worker exited with {proc.returncode}")
         try:
-            send_ping(broker_url, queue).get(timeout=5)
+            send_ping(broker_url, queue).get(timeout=5, disable_sync_subtasks=False)
             return proc
         except Exception:
             time.sleep(0.5)

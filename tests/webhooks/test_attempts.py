@@ -124,7 +124,10 @@ def test_a_webhook_deleted_during_its_attempt_ends_the_task_quietly(
     with Receiver(hold_first=True, always_fail=answers == "500") as receiver:
         endpoint = endpoint_for(league, staff, receiver.url)
         delivery = a_delivery(endpoint)
-        worker = in_thread(lambda: tasks.deliver.apply(args=[delivery.pk]).get())
+        # The thread plays the worker: its wait is not inside a task.
+        worker = in_thread(
+            lambda: tasks.deliver.apply(args=[delivery.pk]).get(disable_sync_subtasks=False)
+        )
         assert receiver.first_arrived.wait(10)
         services.delete_endpoint(endpoint=endpoint, by_user=staff)
         receiver.release()
