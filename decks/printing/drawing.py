@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .fonts import find_font, plain_text
+from .canvas import Canvas
+from .fonts import find_font
 from .layout import (
     HEADING_ROWS,
     SECTIONS,
@@ -61,44 +62,14 @@ def decklists_pdf(
     return bytes(writer.pdf.output())
 
 
-class _Writer:
+class _Writer(Canvas):
+    ink = _INK
+
     def __init__(self, font: tuple[str, str | None] | None, *, compress: bool):
-        # Imported here: fpdf2 (with Pillow) takes over half a second to import, and every
-        # web and worker process imports this module through the pages.
-        from fpdf import FPDF  # noqa: PLC0415 (fpdf2 costs half a second to import; only printing needs it)
-
-        pdf = FPDF(orientation="P", unit="mm", format="A4")
-        pdf.set_compression(compress)
-        pdf.set_auto_page_break(False)
-        pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
-        self.unicode = font is not None
-        if font is not None:
-            regular, bold = font
-            pdf.add_font("Sheet", "", regular)
-            pdf.add_font("Sheet", "B", bold or regular)
-            self.family = "Sheet"
-        else:
-            self.family = "Helvetica"
-        self.pdf = pdf
-
-    # --- text helpers
-
-    def clean(self, text: str) -> str:
-        return text if self.unicode else plain_text(text)
-
-    def style(self, size: float, *, bold: bool = False, color=_INK) -> None:
-        self.pdf.set_font(self.family, "B" if bold else "", size)
-        self.pdf.set_text_color(*color)
-
-    def fit(self, text: str, width: float) -> str:
-        """`text` shortened with an ellipsis to fit `width` in the current font."""
-        text = self.clean(text)
-        if self.pdf.get_string_width(text) <= width:
-            return text
-        ellipsis = "…" if self.unicode else "..."
-        while text and self.pdf.get_string_width(text + ellipsis) > width:
-            text = text[:-1]
-        return text.rstrip() + ellipsis
+        super().__init__(
+            width=_PAGE_W, height=_PAGE_H, font=font, compress=compress, family="Sheet"
+        )
+        self.pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
 
     def text_at(
         self, x: float, y: float, text: str, *, size: float, bold=False, color=_INK, width=None
