@@ -52,6 +52,42 @@ def _eager_tasks_unless_worker(request):
 
 
 @pytest.fixture(autouse=True)
+def _worker_idle_before_the_flush(request):
+    """A test marked `worker` ends only once its worker holds no lease: a task still
+    running after the test's assertions (the "standings are up" e-mails after a round's
+    standings, say) and the flush's TRUNCATE of every table can deadlock, and PostgreSQL
+    then fails the flush (seen in a CI run). The flush is `transactional_db`'s teardown,
+    so that fixture is set up here first and torn down after this wait."""
+    if request.node.get_closest_marker("worker") is None:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    _wait_until_no_lease_is_held()
+
+
+def _wait_until_no_lease_is_held(timeout: float = 15.0) -> None:
+    """Until no row of any kind of leased work (`notifications.leases`) is leased, twice in
+    a row a moment apart, or `timeout` seconds."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from notifications import leases
+
+    deadline, quiet = time.monotonic() + timeout, 0
+    while time.monotonic() < deadline and quiet < 2:
+        now = timezone.now()
+        held = any(
+            kind.model.objects.filter(
+                kind.pending_q() & Q(**{f"{kind.lease_field}__gt": now})
+            ).exists()
+            for kind in leases.kinds()
+        )
+        quiet = 0 if held else quiet + 1
+        time.sleep(0.2)
+
+
+@pytest.fixture(autouse=True)
 def _broker_backoff_is_per_test(request):
     """After a failed publish a process leaves the broker alone for a few seconds
     (`notifications.outbox`): one test's unreachable broker must not make the next test's
