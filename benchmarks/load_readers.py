@@ -133,10 +133,14 @@ def readers(stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     me = f"/events/{ev}/me.json?round={rn}"
     from urllib.parse import quote
-    from urllib.request import urlopen
+    from urllib.request import Request, urlopen
 
     page = quote(f"http://127.0.0.1:{port}{by_name}", safe="")
-    with urlopen(f"http://127.0.0.1:{stack.ceiling_port}/ceiling/load/?url={page}") as answer:
+    load = Request(
+        f"http://127.0.0.1:{stack.ceiling_port}/ceiling/load/?url={page}",
+        headers={"X-Forwarded-Proto": "https"},  # production settings redirect plain HTTP
+    )
+    with urlopen(load) as answer:
         print(f"ceiling body: the pairings by name, gzipped: {answer.read().decode()}", flush=True)
     paths = [
         f"/events/{ev}/",
