@@ -57,8 +57,12 @@ def event_edition(event: Event) -> EventEdition:
     if cached is not None:
         return cached
     day = _day(event)
-    if event.rule_edition_id:  # hot pages load it with the event (select_related)
-        edition = event.rule_edition.to_edition()
+    if event.rule_edition_id:
+        # Loaded with the event (select_related), else from the shared cache: no query.
+        if Event.rule_edition.is_cached(event):
+            edition = event.rule_edition.to_edition()
+        else:
+            edition = all_editions().get(event.rule_edition_id) or event.rule_edition.to_edition()
         why = f"Chosen by the organiser (the event is on {day:%-d %B %Y})."
     else:
         edition = in_force_on(list(all_editions().values()), day)

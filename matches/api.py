@@ -236,7 +236,10 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     def _match_without_games(self) -> Match:
         """The match a write starts from: its games are read after the write, once."""
-        return get_object_or_404(self.get_queryset().prefetch_related(None), pk=self.kwargs["pk"])
+        return get_object_or_404(
+            self.get_queryset().prefetch_related(None).select_related("round__event__format"),
+            pk=self.kwargs["pk"],
+        )
 
     def retrieve(self, request, pk=None):
         match = self.get_object()

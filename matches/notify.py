@@ -67,23 +67,27 @@ def pairings_published(round_: Round) -> int:
 def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> int:
     """Ask the opponent to confirm; one notice per report (`report_id`), so a retried
     request never tells them twice."""
+    item = result_reported_item(match, reported_by_side=reported_by_side, report_id=report_id)
+    return notify(kind="result_reported", items=[item]) if item else 0
+
+
+def result_reported_item(
+    match: Match, *, reported_by_side: str, report_id: int
+) -> NotificationItem | None:
+    """The opponent's "confirm your result" notice (None: no account to tell), for
+    `result_reported` or a batch of them (`services.after_reports`)."""
     other = match.player_b if reported_by_side == "a" else match.player_a
     if other is None or other.player.user_id is None:
-        return 0
+        return None
     reporter = match.player_a if reported_by_side == "a" else match.player_b
     event = match.round.event
-    return notify(
-        kind="result_reported",
-        items=[
-            NotificationItem(
-                recipient_id=other.player.user_id,
-                key=f"reported:match:{match.pk}:report:{report_id}",
-                subject=f"{event.name}: confirm your round {match.round.number} result"[:200],
-                body=f"{_name(reporter)} reported your match at table {match.table}. "
-                "Confirm it, or report what you saw: a different report goes to the staff.",
-                url=reverse("match-detail", args=[match.pk]),
-            )
-        ],
+    return NotificationItem(
+        recipient_id=other.player.user_id,
+        key=f"reported:match:{match.pk}:report:{report_id}",
+        subject=f"{event.name}: confirm your round {match.round.number} result"[:200],
+        body=f"{_name(reporter)} reported your match at table {match.table}. "
+        "Confirm it, or report what you saw: a different report goes to the staff.",
+        url=reverse("match-detail", args=[match.pk]),
     )
 
 

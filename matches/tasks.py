@@ -22,3 +22,10 @@ def notify_result_reported(match_id: int, reported_by_side: str, report_id: int)
     return services.notify_result_reported(
         match_id=match_id, reported_by_side=reported_by_side, report_id=report_id
     )
+
+
+@shared_task(name="matches.after_reports")
+def after_reports(items: list[list]) -> int:
+    """A batch of reports' after-work, called by `notifications.batches` in its
+    transaction (see `services.after_reports`)."""
+    return services.after_reports(items)

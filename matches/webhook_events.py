@@ -109,10 +109,14 @@ def _announce_pairings(round_: Round) -> None:
     )
 
 
-def result_final(match: Match) -> None:
+def result_final(match: Match, *, wanted: bool | None = None) -> None:
+    """`wanted`: the caller's answer to `result_final_wanted(event)`, if it has one (a
+    batch asks once per event)."""
     round_ = match.round
     event = round_.event
-    if not _public(round_) or not _wanted(event, events.RESULT_FINAL):
+    if wanted is None:
+        wanted = result_final_wanted(event)
+    if not wanted or not _public(round_):
         return
     text = match_result_text(match)
     _emit(
@@ -135,6 +139,11 @@ def result_final(match: Match) -> None:
         },
         reverse("match-detail", args=[match.pk]),
     )
+
+
+def result_final_wanted(event: Event) -> bool:
+    """Whether any endpoint of the event's league wants `result-final` (one query)."""
+    return _wanted(event, events.RESULT_FINAL)
 
 
 def standings_published(event: Event, round_number: int | None, snapshots) -> None:

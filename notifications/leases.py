@@ -144,6 +144,41 @@ def claim(
     return row
 
 
+def claim_many(kind: Kind, *, limit: int, ids=None) -> list[models.Model]:
+    """`claim` for a batch: lease up to `limit` rows of `kind` that are still to do, due and
+    not in a live attempt (among `ids` when given), oldest due first, passing over rows
+    another transaction holds; committed. Each returned row's `lease` is this attempt's."""
+    now = timezone.now()
+    lease = now + timedelta(seconds=kind.lease_seconds())
+    with transaction.atomic():
+        rows = kind.model.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+            kind.pending_q(), _free(kind, now), _due_by(kind, now)
+        )
+        if ids is not None:
+            rows = rows.filter(pk__in=list(ids))
+        rows = list(rows.order_by(*kind.relay_order)[:limit])
+        if not rows:
+            return []
+        kind.model.objects.filter(pk__in=[r.pk for r in rows]).update(
+            **{kind.attempts_field: models.F(kind.attempts_field) + 1, kind.lease_field: lease}
+        )
+    for row in rows:
+        setattr(row, kind.attempts_field, getattr(row, kind.attempts_field) + 1)
+        setattr(row, kind.lease_field, lease)
+        row.lease = lease
+    return rows
+
+
+def finish_many(kind: Kind, rows: list[models.Model], **fields) -> int:
+    """`finish` for rows claimed together by `claim_many` (one lease): one UPDATE; returns
+    how many still carried the lease (fewer than `len(rows)`: some were taken over)."""
+    if not rows:
+        return 0
+    return kind.model.objects.filter(
+        pk__in=[r.pk for r in rows], **{kind.lease_field: rows[0].lease}
+    ).update(**{kind.lease_field: None}, **fields)
+
+
 def finish(kind: Kind, row: models.Model, **fields) -> bool:
     """Record the outcome of `row`'s attempt and end its lease, in one UPDATE that applies
     only while the row still carries this attempt's lease. Returns whether it applied

@@ -36,6 +36,9 @@ from .models import EmailStatus, Notification, OutboxTask
 
 logger = logging.getLogger(__name__)
 
+#: The `task` of a batched row starts so (`notifications.batches`): not an ordinary task.
+BATCH_PREFIX = "batch:"
+
 #: Most notification ids one `send_emails` task carries.
 EMAIL_BATCH_SIZE = 200
 
@@ -166,7 +169,7 @@ TASKS = leases.register(
         name="tasks",
         model=OutboxTask,
         task="notifications.run_outbox_task",
-        pending=Q(done_at__isnull=True),
+        pending=Q(done_at__isnull=True) & ~Q(task__startswith=BATCH_PREFIX),
         due_field="due_at",
         lease_field="leased_until",
         attempts_field="attempts",

@@ -7,7 +7,7 @@ Nothing imports this module: the services dispatch these tasks by name through
 from celery import shared_task
 from django.core.management import call_command
 
-from . import delivery, outbox
+from . import batches, delivery, outbox
 
 
 class EmailDeliveryError(Exception):
@@ -70,3 +70,9 @@ def requeue_stalled_emails() -> int:
 def clear_expired_sessions() -> None:
     """Delete expired sessions (`manage.py clearsessions`): the nightly beat job."""
     call_command("clearsessions")
+
+
+@shared_task(name="notifications.run_outbox_batch", acks_late=True, reject_on_worker_lost=True)
+def run_outbox_batch(ids: list[int] | None = None) -> int:
+    """Do the due batched outbox rows (`notifications.batches`), or the relay's `ids`."""
+    return batches.drain(ids)

@@ -12,6 +12,7 @@ The functions live by concern (`structure`, `rounds`, `results`, `standings`, wi
 import them from here: `from matches import services; services.pair_next_round(...)`.
 """
 
+from .after_work import after_reports
 from .common import ACTIVE
 from .corrections import undo_round
 from .pairing_edits import (
@@ -56,6 +57,7 @@ __all__ = [
     "SEAT_MODES",
     "STANDINGS_COALESCE_SECONDS",
     "Pod",
+    "after_reports",
     "can_report",
     "close_round",
     "cut_rounds",

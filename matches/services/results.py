@@ -11,9 +11,8 @@ from django.db.models import Q
 
 from league.editions import event_edition
 from league.event_log import EventLogEntry
-from league.models import Event
+from league.models import Event, Registration
 from league.services import eventlog
-from notifications import outbox
 from rules.errors import DomainError
 from rules.results import (
     Resolution,
@@ -31,6 +30,7 @@ from ..models import (
     ResultReport,
     Round,
 )
+from . import after_work
 from .common import _require, _user, winner_of
 from .standings import finish_event, request_standings
 
@@ -132,6 +132,45 @@ def _lock_match(match: Match) -> Match:
     )
 
 
+def _loaded(match: Match) -> bool:
+    """Whether `match` carries its event's season (league) and format, and its players."""
+    if not (Match.round.is_cached(match) and Round.event.is_cached(match.round)):
+        return False
+    event = match.round.event
+    sides = [(Match.player_a, match.player_a_id), (Match.player_b, match.player_b_id)]
+    return (
+        Event.format.is_cached(event)
+        and Event.season.is_cached(event)
+        and all(side.is_cached(match) for side, pk in sides if pk)
+        and all(Registration.player.is_cached(r) for r in (match.player_a, match.player_b) if r)
+    )
+
+
+def _lock_reported(match: Match) -> Match:
+    """The match row locked with its round and event as they are now (one join), carrying
+    the season, format and players `match` was loaded with while they are still its own
+    (a player swapped in since, or anything not loaded: all is read again with the
+    lock)."""
+    if not _loaded(match):
+        return _lock_match(match)
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
+    event, given = locked.round.event, match.round.event
+    if (locked.player_a_id, locked.player_b_id, event.season_id, event.format_id) != (
+        match.player_a_id,
+        match.player_b_id,
+        given.season_id,
+        given.format_id,
+    ):
+        return _lock_match(match)
+    event.season, event.format = given.season, given.format
+    locked.player_a, locked.player_b = match.player_a, match.player_b
+    return locked
+
+
 def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | None:
     """Why `user` may not report `match` now, or None: the one eligibility rule, which
     `report_result` enforces and the match page asks (`can_report`). Only the match's own
@@ -169,8 +208,11 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
     told; otherwise the opponent is asked to confirm. The same report again from the same
     player (a retry, a double tap) changes nothing and notifies nobody. Raises `not-your-match`,
     `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
+
+    What need not be in the request (the notices, the webhook, the standings request) is
+    one batched outbox row, done by the worker (`services.after_reports`).
     """
-    match = _lock_match(match)
+    match = _lock_reported(match)
     side = match.side_of_user(by_user)
     # A result that stands is refused below, unless this is the same report again (a retry).
     if (refusal := report_refusal(match, by_user, retry=True)) is not None:
@@ -198,24 +240,26 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
         match.save(update_fields=["status", "updated_at"])
         # The opponent's notice is written by the worker, recorded here in the same
         # transaction (nothing lost) and keyed by the report (nothing twice).
-        outbox.record_task("matches.notify_result_reported", args=[match.pk, side, report.pk])
+        after_work.record("reported", match.pk, side, report.pk)
     elif same_result(other.payload, canonical):
         if _won_both_ways(other.payload) and not _won_both_ways(canonical):
             # One said the game was won both ways, the other just who won: keep the how.
             resolution = _resolve(match, other.payload)
             canonical = _canonical(resolution, other.payload)
-        _apply(
+        change = _apply(
             match,
             resolution,
             canonical,
             by_user=by_user,
             source="players",
             note="both players agreed",
+            after_work=True,
         )
+        after_work.record("final", match.pk, change.pk)
     else:
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
-        notify.result_disputed(match, report_id=report.pk)
+        after_work.record("disputed", match.pk, report.pk)
     return match
 
 
@@ -355,22 +399,37 @@ def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
 
 
 def _apply(
-    match: Match, resolution: Resolution, canonical: dict, *, by_user, source: str, note: str
-) -> None:
+    match: Match,
+    resolution: Resolution,
+    canonical: dict,
+    *,
+    by_user,
+    source: str,
+    note: str,
+    after_work: bool = False,
+) -> ResultChange:
+    """Store the result, its games and its history row. The webhook and the standings
+    request follow here, or with `after_work` are left to the caller's batched row."""
     before = stored_result(match)
-    match.games.all().delete()
-    slot_heads: dict[int, Game] = {}
+    if match.result:  # games are written only with a result
+        match.games.all().delete()
+    firsts = [g for g in resolution.games if not g.sequence]
+    heads = Game.objects.bulk_create(
+        Game(match=match, number=g.number, prizes=g.prizes, outcome=g.outcome, reason=g.reason)
+        for g in firsts
+    )
+    slot_heads: dict[int, Game] = {g.number: g for g in heads}
     for played in resolution.games:
-        game = Game.objects.create(
-            match=match,
-            number=played.number,
-            sequence=played.sequence,
-            replay_of=slot_heads.get(played.number) if played.sequence else None,
-            prizes=played.prizes,
-            outcome=played.outcome,
-            reason=played.reason,
-        )
-        slot_heads[played.number] = game
+        if played.sequence:  # a sudden-death replay, after the game it replays
+            slot_heads[played.number] = Game.objects.create(
+                match=match,
+                number=played.number,
+                sequence=played.sequence,
+                replay_of=slot_heads.get(played.number),
+                prizes=played.prizes,
+                outcome=played.outcome,
+                reason=played.reason,
+            )
     match.result = resolution.result
     match.a_game_wins, match.b_game_wins = resolution.a_wins, resolution.b_wins
     match.ended_at_time = canonical["at_time"]
@@ -378,7 +437,7 @@ def _apply(
     match.extra_turns = canonical.get("extra_turns")
     match.status = Match.Status.FINAL
     match.save()
-    ResultChange.objects.create(
+    change = ResultChange.objects.create(
         match=match,
         changed_by=_user(by_user),
         source=source,
@@ -386,6 +445,8 @@ def _apply(
         after=canonical,
         note=note[:200],
     )
+    if after_work:
+        return change
     webhook_events.result_final(match)
     if match.round.stage == Round.Stage.SWISS:
         # Marked after commit, in a transaction of its own: a hundred tables reporting at
@@ -394,6 +455,7 @@ def _apply(
         transaction.on_commit(
             partial(request_standings, event=match.round.event, round_number=match.round.number)
         )
+    return change
 
 
 def notify_result_reported(*, match_id: int, reported_by_side: str, report_id: int) -> int:
