@@ -88,7 +88,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the user row from the shared cache (league/user_cache.py).
+    "league.user_cache.CachedAuthenticationMiddleware",
     "config.idempotency.IdempotencyKeyMiddleware",
     "config.pwa.ViewerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

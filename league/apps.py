@@ -11,4 +11,9 @@ class LeagueConfig(AppConfig):
         from . import event_log  # noqa: F401, PLC0415 (models load when Django says so)
 
     def ready(self) -> None:
-        from . import editions  # noqa: F401, PLC0415 (signal receivers connect in ready(): drops the cached editions when a row changes)
+        # Signal receivers connect in ready(): `editions` drops the cached editions when a
+        # row changes, `user_cache` a cached user, `permissions` bumps the staff version.
+        from . import editions, permissions, user_cache  # noqa: F401, PLC0415 (see above)
+
+        user_cache.connect()
+        permissions.connect()

@@ -16,7 +16,12 @@ sees only the list that counts (`selectors.public_decklist`), never its history 
 
 from __future__ import annotations
 
+import time
+
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import CharField, Q, QuerySet, Value
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from .models import Event, League, Registration, StaffRole
 
@@ -82,12 +87,22 @@ ROLE_ACTIONS: dict[str, frozenset[str]] = {
 
 def roles_of(user, event: Event) -> frozenset[str]:
     """The roles `user` holds at `event`: "organiser" (league organiser or superuser) and
-    any `StaffRole` of the league as a whole or of this event. One query."""
+    any `StaffRole` of the league as a whole or of this event. One query, kept in the
+    shared cache under the league's staff version (`staff_version`)."""
     if not user or not user.is_authenticated:
         return frozenset()
     if user.is_superuser:
         return frozenset({ORGANISER})
     league_id = event.season.league_id
+    key = f"league:roles:{league_id}:{staff_version(league_id)}:{user.pk}:{event.pk}"
+    roles = cache.get(key)
+    if roles is None:
+        roles = _roles_query(user, event, league_id)
+        cache.set(key, roles, timeout=STAFF_TIMEOUT)
+    return roles
+
+
+def _roles_query(user, event: Event, league_id: int) -> frozenset[str]:
     organiser = (
         League.organisers.through.objects.filter(league_id=league_id, user_id=user.pk)
         .annotate(role=Value(ORGANISER, output_field=CharField()))
@@ -98,6 +113,62 @@ def roles_of(user, event: Event) -> frozenset[str]:
     ).values_list("role")
     # No ORDER BY in a compound statement (StaffRole's Meta orders; SQLite refuses it).
     return frozenset(role for (role,) in organiser.order_by().union(roles.order_by()))
+
+
+# --- The league's staff version: cached roles (and `me.json`) follow every change -----
+
+STAFF_TIMEOUT = 3600
+
+
+def _staff_key(league_id: int) -> str:
+    return f"league:staff:{league_id}:v"
+
+
+def staff_version(league_id: int) -> int:
+    """A number that changes whenever the league's organisers or staff roles change."""
+    key = _staff_key(league_id)
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, time.time_ns(), timeout=None)
+        value = cache.get(key)
+    return value
+
+
+def _bump_staff(league_id: int) -> None:
+    key = _staff_key(league_id)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.add(key, time.time_ns(), timeout=None)
+
+
+def bump_staff_on_commit(league_id: int) -> None:
+    """A new staff version now and once the current transaction commits."""
+    _bump_staff(league_id)
+    transaction.on_commit(lambda: _bump_staff(league_id))
+
+
+def _role_changed(sender, instance, **kwargs) -> None:
+    bump_staff_on_commit(instance.league_id)
+
+
+def _organisers_changed(sender, instance, action, reverse, pk_set, **kwargs) -> None:
+    if not action.startswith("post_"):
+        return
+    if not reverse:
+        bump_staff_on_commit(instance.pk)
+        return
+    leagues = pk_set if pk_set is not None else League.objects.values_list("pk", flat=True)
+    for league_id in leagues:  # user.organised_leagues.add(...): the leagues are the pks
+        bump_staff_on_commit(league_id)
+
+
+def connect() -> None:
+    post_save.connect(_role_changed, sender=StaffRole, dispatch_uid="staff-version-save")
+    post_delete.connect(_role_changed, sender=StaffRole, dispatch_uid="staff-version-delete")
+    m2m_changed.connect(
+        _organisers_changed, sender=League.organisers.through, dispatch_uid="staff-version-m2m"
+    )
 
 
 def actions_for(roles: frozenset[str]) -> frozenset[str]:

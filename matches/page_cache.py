@@ -56,10 +56,11 @@ def bump_on_commit(event_id: int | None) -> None:
         transaction.on_commit(lambda: bump(event_id))
 
 
-def cached(event_id: int, name: str, build: Callable[[], str | bytes]):
-    """`build()`'s result for the event's current version, built at most once per version
-    and process race (two processes may both build on a miss; both store the same)."""
-    key = f"event-pages:{event_id}:{version(event_id)}:{name}"
+def cached(event_id: int, name: str, build: Callable[[], object], *, at: int | None = None):
+    """`build()`'s result for the event's current version (or version `at`, read by the
+    caller before), built at most once per version and process race (two processes may
+    both build on a miss; both store the same)."""
+    key = f"event-pages:{event_id}:{version(event_id) if at is None else at}:{name}"
     value = cache.get(key)
     if value is None:
         value = build()

@@ -11,11 +11,14 @@ lost. Settings are in the "Broker and mail" block of `config/settings.py`;
 `SITE_URL` ("http://localhost:8000") prefixes links in e-mails.
 """
 
+import contextlib
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -107,6 +110,7 @@ def notify(*, kind: str, items: Iterable[NotificationItem]) -> int:
         # A concurrent call may insert a key between the read above and this insert: the
         # unique constraint and ignore_conflicts keep it to one row either way.
         Notification.objects.bulk_create(rows, ignore_conflicts=True, batch_size=1000)
+        forget_unread(row.recipient_id for row in rows)
         pending_keys = [row.key for row in rows if row.email_status == EmailStatus.PENDING]
         if pending_keys:
             pending_ids = list(
@@ -244,11 +248,44 @@ def _by_prefixes(key_prefixes: Sequence[str]):
 # --- Reading and the inbox ----------------------------------------------------------
 
 
+#: How long an unread count is kept (`unread_count`); every write or read of the user's
+#: notifications through this module forgets it at once.
+UNREAD_TIMEOUT = 300
+
+
+def _unread_generation(user_id: int) -> int:
+    key = f"notifications:unread:{user_id}:v"
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, time.time_ns(), timeout=UNREAD_TIMEOUT * 2)
+        value = cache.get(key)
+    return value
+
+
+def forget_unread(user_ids: Iterable[int]) -> None:
+    """The users' unread counts change (a notification written or read): after the
+    current transaction commits, the next `unread_count` counts again."""
+    keys = [f"notifications:unread:{pk}:v" for pk in set(user_ids)]
+
+    def bump() -> None:
+        for key in keys:
+            with contextlib.suppress(ValueError):  # no count kept: nothing to forget
+                cache.incr(key)
+
+    transaction.on_commit(bump)
+
+
 def unread_count(user) -> int:
-    """Unread notifications of `user`; 0 for an anonymous user. One query."""
+    """Unread notifications of `user`; 0 for an anonymous user. From the shared cache
+    (kept per generation of the user's notifications, `forget_unread`), else one query."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    return Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
+    key = f"notifications:unread:{user.pk}:{_unread_generation(user.pk)}"
+    count = cache.get(key)
+    if count is None:
+        count = Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
+        cache.set(key, count, timeout=UNREAD_TIMEOUT)
+    return count
 
 
 def request_unread_count(request) -> int:
@@ -266,6 +303,7 @@ def mark_read(*, user, notification_ids: Iterable[int] | None = None) -> int:
     rows = Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True)
     if notification_ids is not None:
         rows = rows.filter(pk__in=list(notification_ids))
+    forget_unread([user.pk])
     return rows.update(read_at=timezone.now())
 
 

@@ -15,7 +15,11 @@ personal comes from here, fetched by `matches/static/matches/me.js`:
 
 Answered with `Cache-Control: private, no-store`: no shared cache and no service worker may
 keep it, since it is one user's. The part that depends on the event (staff, links,
-registration, match) is kept in the cache per user and version of the event.
+registration, match) is kept in the cache per user, version of the event and version of
+the league's staff (`permissions.staff_version`: a new role shows at once). A repeated
+answer makes no query: the event is kept per version, the user per account
+(`league.user_cache`), the unread count per generation of the user's notifications
+(`notifications.services.unread_count`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from django.utils import timezone
 
 from league.models import Registration
 from league.params import parse_number
+from league.permissions import staff_version
 from league.view_helpers import get_event, is_staff, require_visible
 from notifications.services import request_unread_count
 
@@ -102,9 +107,10 @@ def _event_part(request, event, number: int | None) -> dict:
 
 
 def event_me(request, event_id: int):
-    event = get_event(event_id)
+    version = page_cache.version(event_id)
+    # The event as it is at this version (every save of it bumps the version).
+    event = page_cache.cached(event_id, "event", lambda: get_event(event_id), at=version)
     require_visible(request, event)
-    version = page_cache.version(event.pk)
     data = {
         "version": str(version),
         "now": timezone.now().isoformat(),
@@ -117,7 +123,8 @@ def event_me(request, event_id: int):
     user = request.user
     if user.is_authenticated:
         number = _round_number(request)
-        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}"
+        staff = staff_version(event.season.league_id)
+        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}:{staff}"
         part = cache.get(key)
         if part is None:
             part = _event_part(request, event, number)

@@ -132,6 +132,51 @@ def test_me_json_for_a_player_a_staff_member_and_an_anonymous_viewer(
     assert staff["links"][1]["url"] == reverse("round-results", args=[event.pk, 1])
 
 
+def test_a_repeated_me_json_makes_no_query_and_follows_every_change_at_once(
+    client,
+    event,
+    ash,
+    round_one,
+    settings,
+    django_assert_num_queries,
+    django_capture_on_commit_callbacks,
+):
+    """The user, the event, the viewer's part and the unread count come from the cache;
+    a notification written or read, a staff role given and a renamed account show at
+    once."""
+    from league.models import StaffRole
+    from notifications import services as notifications
+
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # production's
+    url = reverse("event-me", args=[event.pk]) + "?round=1"
+    client.force_login(ash.user)
+    first = client.get(url).json()
+    with django_assert_num_queries(0):
+        again = client.get(url).json()
+    same = ("version", "user", "staff", "links", "registration", "match")
+    assert {k: again[k] for k in same if k != "user"} == {k: first[k] for k in same if k != "user"}
+    assert again["user"]["name"] == ash.user.username and again["user"]["unread"] == 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        notifications.notify(
+            kind="result_reported",
+            items=[notifications.NotificationItem(ash.user.pk, "me-json-test", "Hi", "Body")],
+        )
+    assert client.get(url).json()["user"]["unread"] == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        notifications.mark_read(user=ash.user)
+    assert client.get(url).json()["user"]["unread"] == 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        StaffRole.objects.create(league=event.season.league, user=ash.user, role="judge")
+    assert client.get(url).json()["staff"] is True
+
+    with django_capture_on_commit_callbacks(execute=True):
+        ash.user.username = "ash-renamed"
+        ash.user.save()
+    assert client.get(url).json()["user"]["name"] == "ash-renamed"
+
+
 def test_a_change_makes_a_new_body_and_the_old_etag_stops_matching(
     client, event, round_one, django_capture_on_commit_callbacks
 ):
