@@ -10,7 +10,8 @@ are wired in `matches.apps`. Old entries are never deleted: they are simply neve
 for again and expire (`FRAGMENT_TIMEOUT`). A missing version key (a cache flush) restarts
 from the clock, so no old entry can be mistaken for a new one.
 
-Only what every viewer sees is cached; the page around it (who you are, your match, the
+Only what every viewer sees is cached, per language (the active one: a fragment holds the
+words of the language it was built in); the page around it (who you are, your match, the
 staff's links) is rendered per request, which is cheap.
 """
 
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import translation
 
 FRAGMENT_TIMEOUT = 6 * 3600
 
@@ -60,7 +62,9 @@ def cached(event_id: int, name: str, build: Callable[[], object], *, at: int | N
     """`build()`'s result for the event's current version (or version `at`, read by the
     caller before), built at most once per version and process race (two processes may
     both build on a miss; both store the same)."""
-    key = f"event-pages:{event_id}:{version(event_id) if at is None else at}:{name}"
+    at = version(event_id) if at is None else at
+    # Per language too: a fragment holds the words of the language it was built in.
+    key = f"event-pages:{event_id}:{at}:{translation.get_language()}:{name}"
     value = cache.get(key)
     if value is None:
         value = build()
@@ -71,5 +75,7 @@ def cached(event_id: int, name: str, build: Callable[[], object], *, at: int | N
 def etag(event_id: int, *parts) -> str:
     """A strong validator for a page of the event: its version and what else the caller
     says the page depends on (the viewer, the query string)."""
-    raw = ":".join(str(p) for p in (event_id, version(event_id), *parts))
+    raw = ":".join(
+        str(p) for p in (event_id, version(event_id), translation.get_language(), *parts)
+    )
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()

@@ -37,6 +37,15 @@ request with a flash message waiting (the `messages` cookie, after a form), so t
 is shown; the staff's corrections panel (`matches.views.corrections`) is on their `?live=1`
 view, where its forms lead back.
 
+Languages: a body is built once per version *and language*. `PublicPageMiddleware` runs
+above the session and `LocaleMiddleware`, so it asks for the reader's language as
+`LocaleMiddleware` does (`translation.get_language_from_request`: the language cookie,
+else Accept-Language, else the site's; never the session), keys the body by it, builds it
+with that language active, and answers with `Content-Language` and `Vary:
+Accept-Language` as `LocaleMiddleware` would. A shared cache keys by the language the same
+way (`deploy/nginx/micro-cache.conf` maps the cookie and Accept-Language to one of the
+site's languages).
+
 A page names its version (`X-Event-Version`, and `data-event-version` on the HTML), and its
 body is built from what the database held at that version or later (the version is read
 before the build, and every change bumps it after its commit), so a copy served stale by a
@@ -52,6 +61,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import import_module
 
 import brotli
@@ -61,6 +71,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils import translation
 
 from league.params import parse_id
 
@@ -121,8 +132,19 @@ def division_key(value: str) -> bool:
     return bool(_KEY.match(value))
 
 
-def _entry_key(event_id: int, version: int, name: str, variant: str, encoding: str) -> str:
-    return f"event-pages:{event_id}:{version}:page:{name}:{variant}:{encoding or 'plain'}"
+def _entry_key(
+    event_id: int, version: int, name: str, variant: str, encoding: str, language: str
+) -> str:
+    plain = encoding or "plain"
+    return f"event-pages:{event_id}:{version}:page:{name}:{variant}:{language}:{plain}"
+
+
+def language_of(request) -> str:
+    """The reader's language, as `LocaleMiddleware` finds it (the language cookie, else
+    Accept-Language, else `LANGUAGE_CODE`), without the session."""
+    if not settings.USE_I18N:
+        return settings.LANGUAGE_CODE
+    return translation.get_language_from_request(request)
 
 
 def _accepted(request) -> str:
@@ -134,14 +156,15 @@ def _accepted(request) -> str:
     return ""
 
 
-def _response(entry: tuple, encoding: str, version: int) -> HttpResponse:
+def _response(entry: tuple, encoding: str, version: int, language: str) -> HttpResponse:
     etag, content_type, body = entry
     response = HttpResponse(body, content_type=content_type)
     if encoding:
         response["Content-Encoding"] = encoding
     response["Content-Length"] = str(len(body))
     response["ETag"] = etag
-    response["Vary"] = "Accept-Encoding"
+    response["Vary"] = "Accept-Encoding, Accept-Language"
+    response["Content-Language"] = language
     response["Cache-Control"] = CACHE_CONTROL
     response["CDN-Cache-Control"] = CDN_CACHE_CONTROL
     response["X-Event-Version"] = str(version)
@@ -167,16 +190,18 @@ def _anonymous(request, match, version: int):
     return anon
 
 
-def build(request, match, page: Page, version: int) -> dict[str, tuple] | None:
-    """The page as an anonymous visitor sees it, in every encoding; None when it is not
-    public (not found, not allowed, or any answer but a plain 200)."""
+def build(request, match, page: Page, version: int, language: str) -> dict[str, tuple] | None:
+    """The page as an anonymous visitor reading `language` sees it, in every encoding;
+    None when it is not public (not found, not allowed, or any answer but a plain 200)."""
     anon = _anonymous(request, match, version)
+    anon.LANGUAGE_CODE = language
     if page.json:
         anon.META["HTTP_ACCEPT"] = "application/json"
     try:
-        response = match.func(anon, *match.args, **match.kwargs)
-        if hasattr(response, "render") and callable(response.render):
-            response = response.render()
+        with translation.override(language):
+            response = match.func(anon, *match.args, **match.kwargs)
+            if hasattr(response, "render") and callable(response.render):
+                response = response.render()
     except (Http404, PermissionDenied):
         return None
     if response.status_code != 200 or response.streaming or response.cookies:
@@ -246,19 +271,20 @@ class PublicPageMiddleware:
         if found is None:
             return self.get_response(request)
         event_id, name, variant, page, match = found
-        encoding = _accepted(request)
+        encoding, language = _accepted(request), language_of(request)
         version = page_cache.version(event_id)
-        entry = cache.get(_entry_key(event_id, version, name, variant, encoding))
+        key = partial(_entry_key, event_id, version, name, variant)
+        entry = cache.get(key(encoding, language))
         if entry is None:
-            built = build(request, match, page, version)
+            built = build(request, match, page, version, language)
             if built is None:
                 return self.get_response(request)
             cache.set_many(
-                {_entry_key(event_id, version, name, variant, e): v for e, v in built.items()},
+                {key(e, language): v for e, v in built.items()},
                 timeout=page_cache.FRAGMENT_TIMEOUT,
             )
             entry = built[encoding]
-        return _response(entry, encoding, version)
+        return _response(entry, encoding, version, language)
 
 
 _ROUND_EVENTS: dict[int, int] = {}

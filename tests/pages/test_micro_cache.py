@@ -44,8 +44,10 @@ def proxy(live_server, tmp_path):
     nginx.stop()
 
 
-def fetch(port: int, path: str, *, session: str = "") -> tuple[int, dict, str]:
-    headers = {"Accept-Encoding": "identity"}
+def fetch(
+    port: int, path: str, *, session: str = "", headers: dict | None = None
+) -> tuple[int, dict, str]:
+    headers = {"Accept-Encoding": "identity", **(headers or {})}
     if session:
         headers["Cookie"] = f"sessionid={session}"
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
@@ -112,3 +114,37 @@ def test_a_copy_served_stale_never_shows_a_result_older_than_the_version_it_name
         time.sleep(0.5)
     assert seen[-1][1] > old, seen
     assert any(cache in ("HIT", "STALE", "UPDATING") and named == old for cache, named in seen)
+
+
+def test_the_micro_cache_keeps_one_copy_per_language_whatever_the_phone_sends(
+    proxy, event, round_one, settings, monkeypatch
+):
+    """The key holds the language as the site picks it (the cookie, else Accept-Language):
+    a French reader never gets the English copy, and two phones asking for French in
+    different words share one copy."""
+    from django.utils.translation import trans_real
+
+    settings.LANGUAGES = [
+        ("en", "English"), ("fr", "Français"), ("de", "Deutsch"),
+        ("it", "Italiano"), ("es", "Español"), ("pt-br", "Português (Brasil)"),
+    ]  # fmt: skip
+    # Until the catalogues exist Django falls back to English for every language.
+    monkeypatch.setattr(trans_real, "check_for_language", lambda code: True)
+    pairings = reverse("round-pairings", args=[event.pk, 1])
+
+    def ask(accept: str = "", cookie: str = "") -> tuple[str, str, str]:
+        headers = {"Accept-Language": accept} if accept else {}
+        if cookie:
+            headers["Cookie"] = f"django_language={cookie}"
+        _, head, body = fetch(proxy.port, pairings, headers=headers)
+        return head["X-Cache"], head["Content-Language"], body
+
+    assert ask("en-GB,en;q=0.9")[:2] == ("MISS", "en")
+    assert ask()[:2] == ("HIT", "en")
+    assert ask("fr-FR,fr;q=0.9,en;q=0.8")[:2] == ("MISS", "fr")  # not the English copy
+    assert ask("fr-CA")[:2] == ("HIT", "fr")
+    assert ask("en-US", cookie="fr")[:2] == ("HIT", "fr")  # the cookie first
+    assert ask("xx-YY, de;q=0.7")[:2] == ("MISS", "de")  # the first of the six listed
+    assert ask("pt-PT,pt;q=0.9")[:2] == ("MISS", "pt-br")
+    assert ask("pt-BR")[:2] == ("HIT", "pt-br")
+    assert ask("nl", cookie="nl")[:2] == ("HIT", "en")  # neither is one of the six

@@ -177,6 +177,41 @@ def test_a_repeated_me_json_makes_no_query_and_follows_every_change_at_once(
     assert client.get(url).json()["user"]["name"] == "ash-renamed"
 
 
+def test_a_body_is_built_and_kept_per_language_found_as_locale_middleware_does(
+    client, event, ash, round_one, templates, settings, monkeypatch, django_assert_num_queries
+):
+    """The language cookie, else Accept-Language, picks the body; an `Accept-Language: fr`
+    reader never gets the body built in English, and a signed-in reader's session is not
+    read to find out."""
+    from django.utils.translation import trans_real
+
+    from matches import public_pages
+
+    settings.LANGUAGES = [("en", "English"), ("fr", "Français"), ("pt-br", "Português")]
+    # Until the catalogues exist Django falls back to English for every language.
+    monkeypatch.setattr(trans_real, "check_for_language", lambda code: True)
+    url = reverse("round-pairings", args=[event.pk, 1])
+    english = client.get(url)
+    assert english["Content-Language"] == "en" and "Accept-Language" in english["Vary"]
+
+    templates.clear()
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9,en;q=0.5")
+    assert french["Content-Language"] == "fr"
+    assert templates, "the French body is built, not the English one served"
+    templates.clear()
+    client.force_login(ash.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    with django_assert_num_queries(0):  # no session read: the cookie says French
+        again = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert again["Content-Language"] == "fr" and again.content == french.content
+    assert templates == []
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "xx"  # unknown: Accept-Language decides
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="pt-PT")["Content-Language"] == "pt-br"
+    version = page_cache.version(event.pk)
+    keys = {public_pages._entry_key(event.pk, version, "n", "", "br", lang) for lang in "ab"}
+    assert len(keys) == 2
+
+
 def test_a_change_makes_a_new_body_and_the_old_etag_stops_matching(
     client, event, round_one, django_capture_on_commit_callbacks
 ):
