@@ -312,3 +312,67 @@ def test_a_server_refusing_for_15_minutes_then_accepting_gets_everything(rig):
     assert handler.refused > 0
     assert tally["lost"] == 0 and tally["copies"] == 0
     assert not Notification.objects.filter(email_status=EmailStatus.FAILED).exists()
+
+
+# --- batched after-work ------------------------------------------------------------------
+
+
+def test_worker_killed_mid_batch_of_reports_after_work_each_done_exactly_once(
+    rig, make_event, staff
+):
+    """A report's notice, webhook and standings request are one batched row; the worker is
+    SIGKILLed while its batch transaction waits on a lock, after writing the notices: the
+    batch commits nothing, and once a new worker runs every notice exists once and the
+    standings are requested once."""
+    import psycopg
+
+    from matches import services as match_services
+    from matches.models import Match, StandingsState
+    from notifications import batches
+    from tests.factories import user_of
+
+    rigged = rig(faults.RecordingHandler())
+    rigged.start_worker()
+    event, round_ = _pair_event(make_event, staff)
+    match_services.publish_round(round_=round_, by_user=staff)
+    StandingsState.objects.get_or_create(event=event)
+    matches = list(round_.matches.filter(player_b__isnull=False).order_by("table"))
+    waiting, agreed = matches[:2], matches[2:]
+    games = {"games": [{"outcome": "a"}] * (event.best_of // 2 + 1)}
+    rows = OutboxTask.objects.filter(task__startswith=batches.PREFIX)
+
+    # Another transaction holds the event's standings row: the batch will wait on it.
+    dsn = rigged.database_url.replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(dsn) as holder:
+        holder.execute(
+            "SELECT 1 FROM matches_standingsstate WHERE event_id = %s FOR UPDATE", [event.pk]
+        )
+        for m in matches:
+            match_services.report_result(match=m, by_user=user_of(m.player_a), payload=games)
+        for m in agreed:
+            match_services.report_result(match=m, by_user=user_of(m.player_b), payload=games)
+
+        def batch_waits() -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND query LIKE '%%matches_standingsstate%%'"
+                )
+                return cursor.fetchone()[0] > 0
+
+        faults.wait_for(batch_waits, 60)
+        faults.stop_worker(rigged.worker, kill=True)
+        holder.rollback()  # the lock goes; the killed worker's transaction can only roll back
+    faults.wait_for(lambda: not batch_waits(), 30)
+    assert Notification.objects.filter(kind="result_reported").count() == 0
+    assert StandingsState.objects.get(event=event).requested == 0
+    assert rows.filter(done_at__isnull=True).count() >= 1
+
+    rigged.start_worker()  # a supervisor restarts it; the relay finds the leased rows
+    faults.wait_for(lambda: not rows.filter(done_at__isnull=True).exists(), 90)
+    keys = list(Notification.objects.filter(kind="result_reported").values_list("key", flat=True))
+    assert sorted(keys) == sorted(
+        f"reported:match:{m.pk}:report:{m.reports.get().pk}" for m in waiting
+    )
+    assert StandingsState.objects.get(event=event).requested == 1
+    assert Match.objects.filter(pk__in=[m.pk for m in agreed], status="final").count() == 2

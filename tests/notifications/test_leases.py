@@ -1,4 +1,4 @@
-"""The one leased-work mechanism (`notifications.leases`) as the three kinds use it: the one
+"""The one leased-work mechanism (`notifications.leases`) as the four kinds use it: the one
 backoff rule, a result recorded only under the attempt's own lease, the one relay over
 every kind, and the e-mail task's retries no longer cut at Celery's default of three."""
 
@@ -27,7 +27,10 @@ def test_one_backoff_rule_with_each_kind_s_base_and_cap(settings):
     assert [outbox.EMAILS.backoff(n) for n in (1, 2, 3, 4, 10)] == [30, 60, 120, 240, 900]
     assert [outbox.TASKS.backoff(n) for n in (1, 2)] == [30, 60]
     assert [DELIVERIES.backoff(n) for n in (0, 1, 2, 3, 4)] == [10, 10, 20, 40, 60]
-    assert {kind.name for kind in leases.kinds()} == {"tasks", "emails", "webhooks"}
+    from notifications.batches import BATCHES
+
+    assert [BATCHES.backoff(n) for n in (1, 2)] == [30, 60]
+    assert {kind.name for kind in leases.kinds()} == {"tasks", "batches", "emails", "webhooks"}
 
 
 def test_a_worker_whose_lease_was_taken_over_records_nothing():
@@ -50,7 +53,7 @@ def test_one_beat_job_relays_every_kind():
     from django.conf import settings
 
     assert "webhooks.relay" not in {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert set(outbox.relay()) == {"tasks", "emails", "webhooks"}
+    assert set(outbox.relay()) == {"tasks", "batches", "emails", "webhooks"}
 
 
 def test_the_email_task_retries_beyond_celerys_default_of_three(make_user, settings, mailoutbox):
