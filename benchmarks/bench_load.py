@@ -26,7 +26,6 @@ import argparse
 import http.client
 import json
 import os
-import secrets
 import socket
 import statistics
 import subprocess
@@ -67,60 +66,10 @@ def site_env(root: Path) -> dict:
 
 def build(players: int) -> dict:
     """Round 1 played and closed, round 2 posted; sessions for every player and the staff;
-    API credentials (a token when the checkout has them, else a shared password)."""
-    import django
+    API tokens (`bench_build.py`: in bulk, where nothing is measured)."""
+    import bench_build
 
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from matches.models import Round
-    from matches.simulation import organiser, simulate_event
-
-    staff = organiser(f"bench-staff-{players}")
-    report = simulate_event(players=players, seed=players, stop_after_round=1, staff=staff)
-    event = report.event
-    round_ = Round.objects.get(event=event, number=2)
-
-    def session(user) -> str:
-        store = SessionStore()
-        store["_auth_user_id"] = str(user.pk)
-        store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-        store["_auth_user_hash"] = user.get_session_auth_hash()
-        store.create()
-        return store.session_key
-
-    User = get_user_model()
-    password = "bench-" + secrets.token_hex(8)
-    users = list(User.objects.filter(player__registrations__event=event).distinct())
-    User.objects.filter(pk__in=[u.pk for u in users]).update(password=make_password(password))
-    tokens = {}
-    try:
-        from league.services.tokens import create_api_token
-    except ImportError:
-        create_api_token = None
-    matches = []
-    for m in round_.matches.filter(player_b__isnull=False).select_related(
-        "player_a__player__user", "player_b__player__user"
-    ):
-        a, b = m.player_a.player.user, m.player_b.player.user
-        a.refresh_from_db()
-        b.refresh_from_db()
-        if create_api_token:
-            tokens[b.username] = create_api_token(user=b, name="bench")[1]
-        matches.append(
-            {"id": m.pk, "a": session(a), "b": session(b), "b_user": b.username,
-             "b_player_id": m.player_b.player.player_id}
-        )  # fmt: skip
-    return {
-        "event": event.pk,
-        "round": 2,
-        "staff": session(staff),
-        "password": password,
-        "tokens": tokens,
-        "matches": matches,
-    }
+    return bench_build.build(players)
 
 
 # --- the stack --------------------------------------------------------------------------

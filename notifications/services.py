@@ -250,11 +250,15 @@ def _by_prefixes(key_prefixes: Sequence[str]):
 
 #: How long an unread count is kept (`unread_count`); every write or read of the user's
 #: notifications through this module forgets it at once.
-UNREAD_TIMEOUT = 300
+UNREAD_TIMEOUT = 120
+
+
+def _generation_key(user_id: int) -> str:
+    return f"notifications:unread:{user_id}:v"
 
 
 def _unread_generation(user_id: int) -> int:
-    key = f"notifications:unread:{user_id}:v"
+    key = _generation_key(user_id)
     value = cache.get(key)
     if value is None:
         cache.add(key, time.time_ns(), timeout=UNREAD_TIMEOUT * 2)
@@ -263,15 +267,20 @@ def _unread_generation(user_id: int) -> int:
 
 
 def forget_unread(user_ids: Iterable[int]) -> None:
-    """The users' unread counts change (a notification written or read): after the
-    current transaction commits, the next `unread_count` counts again."""
-    keys = [f"notifications:unread:{pk}:v" for pk in set(user_ids)]
+    """The users' unread counts change (a notification written or read): a kept count is
+    forgotten now and again once the current transaction commits (a count taken in
+    between saw the old rows). A user with no count kept needs nothing; one whose first
+    count is taken during the transaction keeps it at most `UNREAD_TIMEOUT`."""
+    keys = list(cache.get_many([_generation_key(pk) for pk in set(user_ids)]))
+    if not keys:
+        return
 
     def bump() -> None:
         for key in keys:
-            with contextlib.suppress(ValueError):  # no count kept: nothing to forget
+            with contextlib.suppress(ValueError):  # expired meanwhile: nothing to forget
                 cache.incr(key)
 
+    bump()
     transaction.on_commit(bump)
 
 
@@ -280,7 +289,7 @@ def unread_count(user) -> int:
     (kept per generation of the user's notifications, `forget_unread`), else one query."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    key = f"notifications:unread:{user.pk}:{_unread_generation(user.pk)}"
+    key = f"notifications:unread:{user.pk}:{_unread_generation(user.pk)}:n"
     count = cache.get(key)
     if count is None:
         count = Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
