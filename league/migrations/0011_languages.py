@@ -5,20 +5,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0010_event_log_and_seating'),
+        ("league", "0010_event_log_and_seating"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='language',
-            field=models.CharField(choices=league.languages.language_choices, default=league.languages.default_language, help_text="Match slips, deck sheets and e-mails sent to everyone are in it; each player's own e-mails follow their profile's language.", max_length=7, verbose_name='Language'),
+            model_name="event",
+            name="language",
+            field=models.CharField(
+                choices=league.languages.language_choices,
+                default=league.languages.default_language,
+                help_text="Match slips, deck sheets and e-mails sent to everyone are in it; each player's own e-mails follow their profile's language.",
+                max_length=7,
+                verbose_name="Language",
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='language',
-            field=models.CharField(blank=True, choices=league.languages.language_choices, help_text="Pages and e-mails in this language (empty: the browser's).", max_length=7, verbose_name='Language'),
+            model_name="player",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                choices=league.languages.language_choices,
+                help_text="Pages and e-mails in this language (empty: the browser's).",
+                max_length=7,
+                verbose_name="Language",
+            ),
         ),
     ]

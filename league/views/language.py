@@ -4,9 +4,12 @@ the language cookie from the profile (`login`)."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.contrib.auth import views as auth_views
 from django.db.models import QuerySet
 from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
@@ -39,6 +42,14 @@ def set_language(request):
 
 class LoginView(auth_views.LoginView):
     """Django's log-in page; on success the profile's language becomes the reader's."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # The sign-up link keeps `next`; built here, the page's sentence is one msgid.
+        next_url = context.get(self.redirect_field_name) or ""
+        query = f"?next={quote(next_url, safe='/')}" if next_url else ""
+        context["signup_url"] = reverse("signup") + query
+        return context
 
     def form_valid(self, form):
         response = super().form_valid(form)
