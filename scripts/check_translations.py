@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import argparse
 import ast
-import gettext
 import re
 import sys
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # po_files beside this script
+from po_files import expected_mo, placeholders, read_mo, read_po
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLOW_FILE = "scripts/translations_allow.txt"
@@ -178,9 +180,18 @@ def check_templates(root: Path) -> list[Finding]:
 # --- Python -------------------------------------------------------------------------------
 
 GETTEXT_NAMES = {
-    "_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy",
-    "npgettext", "npgettext_lazy", "gettext_noop", "_lazy",
-}  # fmt: skip
+    "_",
+    "gettext",
+    "gettext_lazy",
+    "ngettext",
+    "ngettext_lazy",
+    "pgettext",
+    "pgettext_lazy",
+    "npgettext",
+    "npgettext_lazy",
+    "gettext_noop",
+    "_lazy",
+}
 MESSAGE_LEVELS = {"debug", "info", "success", "warning", "error", "add_message"}
 #: Exceptions whose first argument people read.
 MESSAGE_EXCEPTIONS = {
@@ -311,94 +322,6 @@ def check_python(root: Path) -> list[Finding]:
 
 # --- Catalogues ---------------------------------------------------------------------------
 
-PLACEHOLDER = re.compile(r"%\([^)]+\)[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc]|%[sdifr]|\{\w*\}")
-
-
-@dataclass
-class Entry:
-    line: int
-    msgctxt: str | None = None
-    msgid: str = ""
-    msgid_plural: str | None = None
-    fuzzy: bool = False
-    obsolete: bool = False
-
-    def __post_init__(self) -> None:
-        self.msgstr: dict[int, str] = {}
-
-    @property
-    def key(self):
-        msgid = self.msgid if self.msgctxt is None else f"{self.msgctxt}\x04{self.msgid}"
-        return msgid
-
-
-def _unquote(text: str) -> str:
-    return ast.literal_eval(text.strip()) if text.strip() else ""
-
-
-def read_po(path: Path) -> list[Entry]:
-    """The entries of a .po file (enough of the format for the checks: context, plurals,
-    flags, continuation lines; obsolete `#~` entries are marked and ignored)."""
-    entries: list[Entry] = []
-    entry: Entry | None = None
-    field: tuple[str, int] | None = None
-    flags_pending = False
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("#~"):
-            continue
-        if stripped.startswith("#,"):
-            flags_pending = flags_pending or "fuzzy" in stripped
-            continue
-        if not stripped or stripped.startswith("#"):
-            continue
-        if stripped.startswith('"'):
-            if entry is not None and field is not None:
-                name, index = field
-                if name == "msgstr":
-                    entry.msgstr[index] += _unquote(stripped)
-                else:
-                    setattr(entry, name, (getattr(entry, name) or "") + _unquote(stripped))
-            continue
-        keyword, _, rest = stripped.partition(" ")
-        if keyword == "msgctxt" or (keyword == "msgid" and (field or ("",))[0] != "msgctxt"):
-            entry = Entry(line=number, fuzzy=flags_pending)
-            entries.append(entry)
-            flags_pending = False
-        if entry is None:
-            continue
-        if keyword.startswith("msgstr"):
-            index = int(keyword[7:-1]) if keyword.startswith("msgstr[") else 0
-            entry.msgstr[index] = _unquote(rest)
-            field = ("msgstr", index)
-        elif keyword in ("msgctxt", "msgid", "msgid_plural"):
-            setattr(entry, keyword, _unquote(rest))
-            field = (keyword, 0)
-    return entries
-
-
-def _placeholders(text: str) -> list[str]:
-    return sorted(PLACEHOLDER.findall(text))
-
-
-def read_mo(path: Path) -> dict:
-    with path.open("rb") as handle:
-        return dict(gettext.GNUTranslations(handle)._catalog)
-
-
-def _expected_mo(entries: list[Entry]) -> dict:
-    """What compilemessages writes from `entries`: translated, not fuzzy."""
-    expected = {}
-    for entry in entries:
-        if not entry.msgid or entry.fuzzy or not all(entry.msgstr.values()):
-            continue
-        if entry.msgid_plural is None:
-            expected[entry.key] = entry.msgstr.get(0, "")
-        else:
-            for index, text in entry.msgstr.items():
-                expected[(entry.key, index)] = text
-    return expected
-
 
 def check_catalogue(root: Path, locale: str) -> list[Finding]:
     po = root / "locale" / locale / "LC_MESSAGES" / "django.po"
@@ -416,18 +339,18 @@ def check_catalogue(root: Path, locale: str) -> list[Finding]:
         if not entry.msgstr or not all(entry.msgstr.values()):
             findings.append(Finding("catalogues", rel, entry.line, f'untranslated: "{shown}"'))
             continue
-        wanted = [_placeholders(entry.msgid)]
+        wanted = [placeholders(entry.msgid)]
         if entry.msgid_plural is not None:
-            wanted.append(_placeholders(entry.msgid_plural))
+            wanted.append(placeholders(entry.msgid_plural))
         for text in entry.msgstr.values():
-            if _placeholders(text) not in wanted:
+            if placeholders(text) not in wanted:
                 findings.append(
                     Finding(
                         "catalogues",
                         rel,
                         entry.line,
                         f'placeholders differ: "{shown}" has {wanted[0]}, '
-                        f"the translation {_placeholders(text)}",
+                        f"the translation {placeholders(text)}",
                     )
                 )
                 break
@@ -437,7 +360,7 @@ def check_catalogue(root: Path, locale: str) -> list[Finding]:
         findings.append(Finding("catalogues", mo_rel, 1, "not compiled: run make messages"))
     else:
         compiled = {k: v for k, v in read_mo(mo).items() if k != ""}
-        if compiled != _expected_mo(entries):
+        if compiled != expected_mo(entries):
             findings.append(
                 Finding("catalogues", mo_rel, 1, "stale: differs from its .po (make messages)")
             )

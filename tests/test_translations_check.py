@@ -80,7 +80,9 @@ def test_marked_template_strings_and_what_people_do_not_read_pass(tmp_path):
         {% endblock %}
         """,
     )
-    write(tmp_path, "scripts/translations_allow.txt", "Pokémon TCG :: the brand, never translated\n")
+    write(
+        tmp_path, "scripts/translations_allow.txt", "Pokémon TCG :: the brand, never translated\n"
+    )
     assert findings(tmp_path, "templates") == []
     assert check.main(["--root", str(tmp_path), "--only", "templates"]) == 0
 
@@ -324,7 +326,9 @@ def test_a_stale_or_missing_compiled_catalogue_and_a_missing_language_fail(tmp_p
     found = findings(tmp_path, "catalogues")
     assert "locale/fr/LC_MESSAGES/django.mo:1: stale: differs from its .po (make messages)" in found
     assert "locale/es/LC_MESSAGES/django.mo:1: not compiled: run make messages" in found
-    assert "locale/pt_BR/LC_MESSAGES/django.po:1: no catalogue for pt_BR: run make messages" in found
+    assert (
+        "locale/pt_BR/LC_MESSAGES/django.po:1: no catalogue for pt_BR: run make messages" in found
+    )
 
 
 @pytest.mark.parametrize("only", ["templates", "python", "catalogues"])
