@@ -78,19 +78,23 @@ class Text:
     parts: tuple[Text, ...] = ()
     is_verbatim: bool = False
 
-    def render(self, gettext: Gettext = _english, ngettext: Ngettext = _english_plural) -> str:
+    def render(
+        self, translate: Gettext = _english, translate_plural: Ngettext = _english_plural
+    ) -> str:
+        """The words, with `translate` (a gettext) and `translate_plural` (an ngettext);
+        English without them."""
         if self.parts:
-            return " ".join(part.render(gettext, ngettext) for part in self.parts)
+            return " ".join(part.render(translate, translate_plural) for part in self.parts)
         if self.is_verbatim:
             return self.msgid
         if self.plural:
-            template = ngettext(self.msgid, self.plural, self.count or 0)
+            template = translate_plural(self.msgid, self.plural, self.count or 0)
         else:
-            template = gettext(self.msgid)
+            template = translate(self.msgid)
         if not self.params:
             return template
         values = {
-            key: value.render(gettext, ngettext) if isinstance(value, Text) else value
+            key: value.render(translate, translate_plural) if isinstance(value, Text) else value
             for key, value in self.params
         }
         return template % values
