@@ -53,7 +53,7 @@ def _section_word(section: str) -> str:
         "Pokémon": pgettext("card supertype", "Pokémon"),
         "Trainer": pgettext("card supertype", "Trainer"),
         "Energy": pgettext("card supertype", "Energy"),
-        UNKNOWN_SECTION: _("Not in the card data"),
+        UNKNOWN_SECTION: pgettext("card supertype", "Not in the card data"),
     }.get(section, section)
 
 
