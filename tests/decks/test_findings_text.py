@@ -172,3 +172,12 @@ def test_a_stored_finding_without_its_text_keeps_its_english(monkeypatch):
     _catalogue(monkeypatch)
     old = {"code": "deck-size", "lines": [], "message": "Fix the name or remove the line."}
     assert word_record(old) == "Fix the name or remove the line."  # shown as stored
+
+
+def test_every_preset_play_note_is_marked_as_the_event_page_shows_it():
+    from rules.formats import PRESETS, notes_apart_from_sudden_death
+
+    marked = {msgid for msgid, _plural in _marked()}
+    for rules in PRESETS.values():
+        for note in (*rules.play_notes, *notes_apart_from_sudden_death(rules.play_notes)):
+            assert note in marked, note
