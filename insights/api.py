@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
@@ -111,6 +112,6 @@ def event_results(request, event_id: int):
     rows = selectors.results_with_decks(event)
     if not rows:
         raise DomainError(
-            "not-found", "The event is not finished yet: no final results.", status=404
+            "not-found", _("The event is not finished yet: no final results."), status=404
         )
     return Response(ResultRowSerializer(rows, many=True).data)
