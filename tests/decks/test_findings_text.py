@@ -181,3 +181,38 @@ def test_every_preset_play_note_is_marked_as_the_event_page_shows_it():
     for rules in PRESETS.values():
         for note in (*rules.play_notes, *notes_apart_from_sudden_death(rules.play_notes)):
             assert note in marked, note
+
+
+@pytest.mark.django_db
+def test_the_api_words_findings_in_the_request_language_and_keeps_codes_and_lines(
+    monkeypatch, make_event
+):
+    """The check API and a stored version (`/api/registrations/<id>/decks/`): `code` and
+    `lines` as the engine gives them, `message` through the catalogue."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import sample_cards, user_of
+
+    sample_cards()
+    _, (reg,) = make_event(players=1)
+    text = "4 Pikachu DM1 1\nfour Pikachu"
+    english = APIClient().post(
+        "/api/decks/check/", {"format": "standard", "decklist_text": text}, format="json"
+    )
+    monkeypatch.setattr(findings_text, "gettext", lambda m: f"[{m}]")
+    worded = APIClient().post(
+        "/api/decks/check/", {"format": "standard", "decklist_text": text}, format="json"
+    )
+    first, second = english.json()["errors"], worded.json()["errors"]
+    assert [(e["code"], e["lines"]) for e in first] == [(e["code"], e["lines"]) for e in second]
+    parse = next(e for e in second if e["code"] == "parse-error")
+    assert parse["message"].startswith("[Line 2: 'four Pikachu' has its count in words")
+    api = APIClient()
+    api.force_authenticate(user_of(reg))
+    url = f"/api/registrations/{reg.pk}/decks/"
+    assert api.post(url, {"decklist_text": text}, format="json").status_code == 201
+    stored = api.get(url).json()
+    versions = stored["results"] if isinstance(stored, dict) else stored
+    errors = versions[0]["verdict"]["errors"]
+    assert set(errors[0]) == {"code", "lines", "message"}  # the template stays inside
+    assert any(e["message"].startswith("[Line 2:") for e in errors)
