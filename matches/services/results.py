@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from league.editions import event_edition
 from league.event_log import EventLogEntry
-from league.models import Event, Registration
+from league.models import Event
 from league.services import eventlog
 from rules.errors import DomainError
 from rules.results import (
@@ -31,7 +31,7 @@ from ..models import (
     Round,
 )
 from . import after_work
-from .common import _require, _user, winner_of
+from .common import _lock_match, _lock_reported, _require, _user, winner_of
 from .standings import finish_event, request_standings
 
 # --- results ------------------------------------------------------------------------
@@ -117,58 +117,6 @@ def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
 
 def _won_both_ways(snapshot: dict) -> bool:
     return any(g.get("reason") == "both_ways" for g in snapshot.get("games", []))
-
-
-def _lock_match(match: Match) -> Match:
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related(
-            "round__event__season__league",
-            "round__event__format",
-            "player_a__player",
-            "player_b__player",
-        )
-        .get(pk=match.pk)
-    )
-
-
-def _loaded(match: Match) -> bool:
-    """Whether `match` carries its event's season (league) and format, and its players."""
-    if not (Match.round.is_cached(match) and Round.event.is_cached(match.round)):
-        return False
-    event = match.round.event
-    sides = [(Match.player_a, match.player_a_id), (Match.player_b, match.player_b_id)]
-    return (
-        Event.format.is_cached(event)
-        and Event.season.is_cached(event)
-        and all(side.is_cached(match) for side, pk in sides if pk)
-        and all(Registration.player.is_cached(r) for r in (match.player_a, match.player_b) if r)
-    )
-
-
-def _lock_reported(match: Match) -> Match:
-    """The match row locked with its round and event as they are now (one join), carrying
-    the season, format and players `match` was loaded with while they are still its own
-    (a player swapped in since, or anything not loaded: all is read again with the
-    lock)."""
-    if not _loaded(match):
-        return _lock_match(match)
-    locked = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
-    event, given = locked.round.event, match.round.event
-    if (locked.player_a_id, locked.player_b_id, event.season_id, event.format_id) != (
-        match.player_a_id,
-        match.player_b_id,
-        given.season_id,
-        given.format_id,
-    ):
-        return _lock_match(match)
-    event.season, event.format = given.season, given.format
-    locked.player_a, locked.player_b = match.player_a, match.player_b
-    return locked
 
 
 def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | None:
