@@ -95,6 +95,8 @@ def run(args) -> None:
         [py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=HERE, env=env, check=True
     )
     os.environ.update(env)
+    # This checkout's packages, not an editable install's (a shared virtualenv).
+    sys.path.insert(0, str(HERE))
     import django
 
     django.setup()
