@@ -7,8 +7,9 @@ load client itself (its 30-50 threads parse every answer), and how many cores we
 
     .venv/bin/python benchmarks/bench_load.py --players 512 2048 [--root DIR] [--seconds 15]
 
-For each size it builds an event through the services (round 1 played, round 2 posted),
-starts gunicorn (5 sync workers) and a Celery worker, then plays:
+For each size it builds an event (`bench_build.py`: in bulk where nothing is measured;
+pairing, publishing and closing round 1 through the services; round 2 posted), starts
+gunicorn (5 sync workers) and a Celery worker, then plays:
   - "pairings by name", 50 readers at once;
   - "round posted": 50 readers mixing the event page, the match page, the pairings by table
     and by name, the projector and the standings;
