@@ -151,6 +151,11 @@ def run(args) -> None:
         [lambda m=m: read_me(m) for m in matches],
         args.top,
     )
+    profile(
+        "me.json again, the same players (a phone polling: what is cached is cached)",
+        [lambda m=m: read_me(m) for m in matches],
+        args.top,
+    )
     page(matches[-1])  # warm imports, caches and connections outside the profile
     profile("results reported through the page form (first reports)",
             [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip
