@@ -234,13 +234,6 @@ class MatchViewSet(viewsets.GenericViewSet):
         "round__event__season__league", "player_a__player", "player_b__player"
     ).prefetch_related("games")
 
-    def _match_without_games(self) -> Match:
-        """The match a write starts from: its games are read after the write, once."""
-        return get_object_or_404(
-            self.get_queryset().prefetch_related(None).select_related("round__event__format"),
-            pk=self.kwargs["pk"],
-        )
-
     def retrieve(self, request, pk=None):
         match = self.get_object()
         if not selectors.can_view_round(request.user, match.round):
@@ -258,9 +251,14 @@ class MatchViewSet(viewsets.GenericViewSet):
         """A player reports their own match, game by game."""
         payload = ResultInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        match = services.report_result(
-            match=self._match_without_games(), by_user=request.user, payload=payload.validated_data
-        )
+        try:
+            # The service reads the match with its round, event and players in the query
+            # that locks it: one read, not one here and one there.
+            match = services.report_result(
+                match=Match(pk=int(pk)), by_user=request.user, payload=payload.validated_data
+            )
+        except Match.DoesNotExist:
+            raise NotFound() from None
         prefetch_related_objects([match], "games")
         return Response(MatchSerializer(match).data)
 

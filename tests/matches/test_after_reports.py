@@ -194,8 +194,13 @@ def test_the_report_path_s_queries_are_pinned(make_event, staff, client, setting
         )
     assert response.status_code == 200, response.content
     sql = [q["sql"] for q in api.captured_queries]
-    # token, the match; lock, reports, report, games, match, history, outbox row; games read
-    assert len(sql) == 2 + 2 + 7 + 1, "\n".join(sql)
+    # The token; the transaction: the match read with its lock, reports, report, games,
+    # match, history, outbox row; the games read for the answer.
+    assert len(sql) == 1 + 2 + 7 + 1, "\n".join(sql)
     assert not any(
         "webhooks_" in q or "standingsstate" in q or "notifications_n" in q for q in sql
     ), "\n".join(sql)
+    assert client.post(
+        "/api/matches/999999/report/", TWO_NIL, content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {key}",
+    ).status_code == 404  # fmt: skip
