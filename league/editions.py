@@ -5,14 +5,17 @@ An event takes the edition its organiser picked (`Event.rule_edition`), else the
 force on the event's date; a database without editions (a test that flushed the seeded
 rows) runs by the site's older rules (`edition_seeds.SITE_RULES`), as events always did.
 The editions are read once into the shared cache (a handful of rows, on every page with a
-round clock) and dropped from it whenever a row is saved or deleted.
+round clock) and dropped from it whenever a row is saved or deleted; each process keeps its
+copy while the cache's version of them stands.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -30,21 +33,51 @@ class EventEdition:
 
 
 CACHE_KEY = "league:rule-editions:v1"
+#: A number the shared cache keeps, moved on whenever an edition changes: each process
+#: keeps the editions it read for that number (a report asks twice; unpickling them from
+#: the cache each time cost more than the rest of the check).
+VERSION_KEY = "league:rule-editions:version"
+_local: dict[int, dict[int, Edition]] = {}
+
+
+def _version() -> int:
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+        version = cache.get(VERSION_KEY)
+    return version
 
 
 def all_editions() -> dict[int, Edition]:
-    """Every stored edition by row id, from the shared cache."""
+    """Every stored edition by row id: this process's copy while the shared cache's
+    version stands, else from the shared cache, else from the database."""
+    version = _version()
+    editions = _local.get(version)
+    if editions is not None:
+        return editions
     editions = cache.get(CACHE_KEY)
     if editions is None:
         editions = {row.pk: row.to_edition() for row in RuleEdition.objects.all()}
         cache.set(CACHE_KEY, editions, timeout=3600)
+    _local.clear()
+    _local[version] = editions
     return editions
+
+
+def _forget() -> None:
+    cache.delete(CACHE_KEY)
+    try:
+        cache.incr(VERSION_KEY)
+    except ValueError:
+        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
 
 
 @receiver(post_save, sender=RuleEdition)
 @receiver(post_delete, sender=RuleEdition)
 def _forget_editions(**kwargs) -> None:
-    cache.delete(CACHE_KEY)
+    # Now, and again once committed (a read in between saw the old rows).
+    _forget()
+    transaction.on_commit(_forget)
 
 
 def _day(event: Event):

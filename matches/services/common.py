@@ -105,5 +105,11 @@ def _lock_reported(match: Match) -> Match:
     ):
         return _lock_match(match)
     event.season, event.format = given.season, given.format
+    edition = getattr(given, "_edition_cache", None)
+    if edition and (event.rule_edition_id, event.starts_at) == (
+        given.rule_edition_id,
+        given.starts_at,
+    ):
+        event._edition_cache = edition  # `league.editions.event_edition`, asked by the view
     locked.player_a, locked.player_b = match.player_a, match.player_b
     return locked
