@@ -13,13 +13,19 @@ from rest_framework.response import Response
 
 from league import permissions
 from league.models import Event
+from league.public_record import public_name
 
 from . import selectors
 from .models import GameTable, Seat, Sitting
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="registration.player.name", read_only=True)
+    player_name = serializers.SerializerMethodField(
+        help_text="The public name: a minor's first name and initial"
+    )
+
+    def get_player_name(self, seat) -> str:
+        return public_name(seat.registration.player)
 
     class Meta:
         model = Seat

@@ -146,7 +146,12 @@ class DeckSubmissionSerializer(PublishedDeckSerializer):
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name")
+    player_name = serializers.SerializerMethodField(
+        help_text="The public name: a minor's first name and initial"
+    )
+
+    def get_player_name(self, row) -> str:
+        return public_name(row.player)
 
     class Meta:
         model = SeasonStanding

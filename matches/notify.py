@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from league.models import Event, Registration
 from league.notify import notify_staff
+from league.public_record import public_name
 from league.wording import full_stop
 from notifications.services import NotificationItem, notify
 
@@ -30,6 +31,12 @@ def round_mail_key_prefixes(round_: Round) -> list[str]:
 
 
 def _name(reg) -> str:
+    """A player as another player reads them (a minor's first name and initial)."""
+    return public_name(reg.player) if reg else "BYE"
+
+
+def _full_name(reg) -> str:
+    """A player as the staff read them."""
     return reg.player.name if reg else "BYE"
 
 
@@ -95,7 +102,7 @@ def result_disputed(match: Match, *, report_id: int) -> int:
         kind="result_reported",
         key=f"disputed:match:{match.pk}:report:{report_id}",
         subject=f"{event.name}: disputed result at table {match.table}",
-        body=f"{_name(match.player_a)} and {_name(match.player_b)} reported different "
+        body=f"{_full_name(match.player_a)} and {_full_name(match.player_b)} reported different "
         f"results in round {match.round.number}. Please decide the result.",
         url=reverse("match-detail", args=[match.pk]),
     )

@@ -17,16 +17,20 @@ from django.utils import timezone
 
 from league.editions import event_edition
 from league.models import Division, Event
+from league.public_record import public_name
 
 from .models import Game, Match
 
 DIVISION_NAMES = dict(Division.choices)
 
 
-def names_of(match: Match) -> dict[str, str]:
+def names_of(match: Match, *, full: bool = False) -> dict[str, str]:
+    """The two players' names: as the public sees them (a minor's first name and initial,
+    `league.public_record.public_name`), or `full` for the event's staff."""
+    name = (lambda p: p.name) if full else public_name
     return {
-        "a": match.player_a.player.name,
-        "b": match.player_b.player.name if match.player_b_id else "BYE",
+        "a": name(match.player_a.player),
+        "b": name(match.player_b.player) if match.player_b_id else "BYE",
     }
 
 
@@ -100,7 +104,7 @@ def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
 
 
 def match_result_text(match: Match) -> str:
-    """The short result of a pairings row."""
+    """The short result of a pairings row (public names: "Brock H. won 2–1")."""
     if match.is_bye:
         return "Bye"
     if match.status != Match.Status.FINAL:
@@ -111,9 +115,9 @@ def match_result_text(match: Match) -> str:
         }.get(match.status, "")
     score = f"{match.a_game_wins}–{match.b_game_wins}"
     if match.result == Match.Result.A:
-        return f"{match.player_a.player.name} won {score}"
+        return f"{public_name(match.player_a.player)} won {score}"
     if match.result == Match.Result.B:  # the winner's game wins first
-        return f"{match.player_b.player.name} won {match.b_game_wins}–{match.a_game_wins}"
+        return f"{public_name(match.player_b.player)} won {match.b_game_wins}–{match.a_game_wins}"
     if match.result == Match.Result.TIE:
         return "Intentional draw" if match.intentional_draw else f"Tie {score}"
     return "Double loss"

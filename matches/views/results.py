@@ -106,7 +106,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     options = _rule_options(event)
     staff = is_staff(request, event)
     enters_results = can(request, event, "enter-results")
-    names = names_of(match)
+    names = names_of(match, full=staff)
     side = _side(request, match)
     games = selectors.match_games(match)
     can_report = services.can_report(match, request.user)
@@ -277,7 +277,7 @@ def match_result(request, match_id: int):
     require(request, match.round.event, "enter-results")
     form = StaffResultForm(
         request.POST,
-        names=names_of(match),
+        names=names_of(match, full=True),
         rows=_rows(match, request.POST),
         after_time=_after_time(match),
         **_rule_options(match.round.event),
@@ -343,7 +343,7 @@ def round_results(request, event_id: int, number: int):
     total = sum(tally.values())
     rows = []
     for m in matches:
-        names = names_of(m)
+        names = names_of(m, full=True)
         reports = [
             {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
             for r in m.open_reports
