@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
-from league.editions import event_edition
+from league.editions import division_years, event_edition
 from league.models import Division, Event, Registration
 from league.params import parse_number
 from league.public_record import public_name
@@ -79,6 +79,7 @@ def event_detail(request, event_id: int):
             "roster_visible": permissions.can_view_roster(request.user, event),
             "published_lists": published_lists,
             "edition": event_edition(event),
+            "division_years": division_years(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
