@@ -125,14 +125,21 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 their_report = entry
     sudden_death = min(parse_number(request.GET.get("sudden_death")) or 0, MAX_SUDDEN_DEATH)
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
+    # "Tie at time" where the edition decides by Prizes: who was ahead (`?time=ahead`), and
+    # level in the top cut, who took the next Prize (`?time=level`), a tap each.
+    after_time = _after_time(match)
+    by_prizes = bool(after_time and after_time["prizes"])
+    time_step = request.GET.get("time") if by_prizes else None
+    if time_step not in ("ahead", "level") or (time_step == "level" and not after_time["top_cut"]):
+        time_step = None
     if can_report and games_form is None:
         games_form = PlayerGamesForm(
-            side=side, rows=_rows(match), after_time=_after_time(match), **options
+            side=side, rows=_rows(match), after_time=after_time, **options
         )
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
-            after_time=_after_time(match),
+            after_time=after_time,
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -177,6 +184,9 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sd_prizes": event.sudden_death_prizes,
             "top_cut": match.round.stage == Round.Stage.TOP_CUT,
             "ask_ways": ask_ways,
+            "by_prizes": by_prizes,
+            "time_step": time_step,
+            "extra_turns": after_time["turns"] if after_time else 0,
             "both_ways": options["both_ways"],
             "both_ways_help": BOTH_WAYS_HELP,
             "continues": options["draws"],
