@@ -53,9 +53,7 @@ class QuickReportForm(forms.Form):
     ahead = forms.ChoiceField(
         choices=[("me", "me"), ("opponent", "opponent"), ("level", "level")], required=False
     )
-    next_prize = forms.ChoiceField(
-        choices=[("me", "me"), ("opponent", "opponent")], required=False
-    )
+    next_prize = forms.ChoiceField(choices=[("me", "me"), ("opponent", "opponent")], required=False)
 
     def clean(self):
         data = super().clean()

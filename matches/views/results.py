@@ -133,9 +133,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     if time_step not in ("ahead", "level") or (time_step == "level" and not after_time["top_cut"]):
         time_step = None
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(
-            side=side, rows=_rows(match), after_time=after_time, **options
-        )
+        games_form = PlayerGamesForm(side=side, rows=_rows(match), after_time=after_time, **options)
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
