@@ -5,6 +5,7 @@ event the user may not see, is "not found"."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -21,7 +22,7 @@ from .models import GameTable, Seat, Sitting
 
 class SeatSerializer(serializers.ModelSerializer):
     player_name = serializers.SerializerMethodField(
-        help_text="The public name: a minor's first name and initial"
+        help_text=_("The public name: a minor's first name and initial")
     )
 
     def get_player_name(self, seat) -> str:

@@ -7,6 +7,7 @@ data only.
 """
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -147,7 +148,7 @@ class DeckSubmissionSerializer(PublishedDeckSerializer):
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
     player_name = serializers.SerializerMethodField(
-        help_text="The public name: a minor's first name and initial"
+        help_text=_("The public name: a minor's first name and initial")
     )
 
     def get_player_name(self, row) -> str:

@@ -8,6 +8,7 @@ player forms take the reporting player's side.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from .models import Game
 
@@ -60,9 +61,13 @@ class QuickReportForm(forms.Form):
         if data.get("outcome") == "tie" and data.get("sudden_death"):
             raise forms.ValidationError("A sudden-death game ends with a winner: who won it?")
         if (data.get("ahead") or data.get("next_prize")) and data.get("outcome") != "tie":
-            raise forms.ValidationError("Prizes ahead belong to a game unfinished at time.")
+            # Translators: "Prize cards" is the official TCG term (fr "cartes Récompense", de "Preiskarten", es "cartas de Premio", it "carte Premio", pt "cartas de Prêmio").
+            raise forms.ValidationError(_("Prize cards ahead belong to a game unfinished at time."))
         if data.get("next_prize") and data.get("ahead") != "level":
-            raise forms.ValidationError("The next Prize decides only a game level on Prizes.")
+            raise forms.ValidationError(
+                # Translators: "Prize card" is the official TCG term.
+                _("The next Prize card decides only a game level on Prize cards.")
+            )
         if data.get("outcome") == "draw" and not data.get("sudden_death"):
             raise forms.ValidationError(
                 "A game is a draw only in the 1996 sudden death, after you both won at once."
