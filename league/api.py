@@ -158,9 +158,7 @@ class DeckSubmissionSerializer(PublishedDeckSerializer):
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
-    player_name = serializers.SerializerMethodField(
-        help_text=_("The public name: a minor's first name and initial")
-    )
+    player_name = serializers.SerializerMethodField(help_text=_("A minor: first name, initial"))
 
     def get_player_name(self, row) -> str:
         return public_name(row.player)
