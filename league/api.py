@@ -7,6 +7,7 @@ data only.
 """
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -179,7 +180,7 @@ class RemoveStaffSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if ("role_id" in attrs) == ("organiser" in attrs):
-            raise serializers.ValidationError("Give either role_id or organiser.")
+            raise serializers.ValidationError(_("Give either role_id or organiser."))
         return attrs
 
 
@@ -197,7 +198,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
     def _organised(self) -> League:
         league = self.get_object()
         if not permissions.is_league_organiser(self.request.user, league):
-            raise PermissionDenied("Only the league's organisers manage its staff.")
+            raise PermissionDenied(_("Only the league's organisers manage its staff."))
         return league
 
     @extend_schema(methods=["GET"], responses=StaffMemberSerializer(many=True))
@@ -223,7 +224,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
         if event_id is not None:
             event = Event.objects.select_related("season").filter(pk=event_id).first()
             if event is None:
-                raise NotFound("No such event.")
+                raise NotFound(_("No such event."))
         member = staff.add_staff(
             league=league,
             by_user=request.user,
@@ -297,7 +298,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         """Register yourself (your player profile) for this event."""
         player = getattr(request.user, "player", None)
         if player is None:
-            raise PermissionDenied("Your account has no player profile.")
+            raise PermissionDenied(_("Your account has no player profile."))
         registration = services.register(
             event=self.get_object(), player=player, by_user=request.user
         )
@@ -342,7 +343,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         if permissions.can(request.user, event, "view-private"):
             return Response(data)
         if not permissions.can_view_roster(request.user, event):
-            raise PermissionDenied("This league shows its rosters to its staff only.")
+            raise PermissionDenied(_("This league shows its rosters to its staff only."))
         names = {reg.pk: public_name(reg.player) for reg in rows}
         return Response([{**row, "player_name": names[row["id"]]} for row in data])
 
@@ -353,7 +354,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         waiting list as a count; 403 when the league shows rosters to its staff only."""
         event = self.get_object()
         if not permissions.can_view_roster(request.user, event):
-            raise PermissionDenied("This league shows its rosters to its staff only.")
+            raise PermissionDenied(_("This league shows its rosters to its staff only."))
         counts = selectors.registration_counts(event)
         players = [
             {k: row[k] for k in ("name", "division", "status")} for row in selectors.roster(event)
@@ -375,7 +376,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         ):
             if not permissions.can_view_event(self.request.user, registration.event):
                 raise NotFound()
-            raise PermissionDenied("This is not your registration.")
+            raise PermissionDenied(_("This is not your registration."))
 
     def retrieve(self, request, pk=None):
         registration = self.get_object()
@@ -427,7 +428,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         if not permissions.can_view_event(request.user, registration.event):
             raise NotFound()
         if not permissions.can_view_decklist(request.user, registration):
-            raise PermissionDenied("Decklists are private until the organiser publishes them.")
+            raise PermissionDenied(_("Decklists are private until the organiser publishes them."))
         if not permissions.sees_deck_history(request.user, registration):
             shown = selectors.public_decklist(registration)
             return Response(PublishedDeckSerializer([shown] if shown else [], many=True).data)

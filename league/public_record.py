@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 #: Every time zone the IANA database knows, for the event form's list.
 TIME_ZONES = sorted(zoneinfo.available_timezones())
@@ -32,7 +33,9 @@ MAP_SEARCH = "https://www.openstreetmap.org/search?query={}"
 
 def validate_time_zone(value: str) -> None:
     if value and value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value} is not a time zone (for example Europe/London).")
+        raise ValidationError(
+            _("%(value)s is not a time zone (for example Europe/London).") % {"value": value}
+        )
 
 
 def zone_name(value: str | None) -> str:
