@@ -187,9 +187,7 @@ class EventForm(forms.ModelForm):
                 "The top cut's lists open once the cut is paired, every list once the event "
                 "is finished. Until then each list is seen by its player and the staff only."
             ),
-            "day1_rounds": _(
-                "Two-day events (empty: two thirds of the Swiss rounds, rounded up)"
-            ),
+            "day1_rounds": _("Two-day events (empty: two thirds of the Swiss rounds, rounded up)"),
             "venue_address": _("The event page links to a map of it."),
             "time_zone": _("The event's times are shown in it (empty: the site's time zone)."),
             "entry_fee": _("Informational, paid at the venue (e.g. €5)."),

@@ -126,9 +126,7 @@ def event_starting(event) -> int:
                 recipient_id=reg.player.user_id,
                 key=f"starting:event:{event.pk}:reg:{reg.pk}",
                 subject=(_("%(event)s starts soon") % {"event": event.name})[:200],
-                body=_(
-                    "%(event)s starts at %(time)s. Check in with the staff when you arrive."
-                )
+                body=_("%(event)s starts at %(time)s. Check in with the staff when you arrive.")
                 % {"event": event.name, "time": date_format(event.starts_at, "H:i T")},
                 url=url,
             )

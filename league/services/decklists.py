@@ -89,9 +89,7 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
     # Staff rights cost a query: ask only when they matter.
     is_staff = (bool(lock) or not owner) and permissions.can(by_user, event, "deck-checks")
     if not (owner or is_staff):
-        raise DomainError(
-            "not-allowed", _("You can only submit your own decklist."), status=403
-        )
+        raise DomainError("not-allowed", _("You can only submit your own decklist."), status=403)
     if event.is_board_game:
         raise DomainError(
             "no-decklists",

@@ -44,10 +44,7 @@ def clean_reason(reason: str | None, *, kind: str) -> str:
     if not text and kind in CORRECTIONS:
         raise DomainError(
             "reason-required",
-            _(
-                "Say why in a few words: every correction is kept in the event log with its "
-                "reason."
-            ),
+            _("Say why in a few words: every correction is kept in the event log with its reason."),
         )
     return text
 

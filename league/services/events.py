@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.text import slugify
-from django.utils.text import get_text_list
+from django.utils.text import get_text_list, slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -44,15 +43,13 @@ def _check_event_fields(fields: dict, event: Event | None = None) -> None:
     if kind == Event.Kind.BOARD_GAME:
         fields["format"] = None  # a board-game night has no deck format
     elif not fields.get("format", event.format if event else None):
-        raise DomainError("invalid-event", FORMAT_REQUIRED)
+        raise DomainError("invalid-event", str(FORMAT_REQUIRED))
     deadline, starts = (
         fields.get("deck_deadline"),
         fields.get("starts_at") or (event and event.starts_at),
     )
     if deadline and starts and deadline > starts:
-        raise DomainError(
-            "invalid-event", _("The deck deadline must be before the event starts.")
-        )
+        raise DomainError("invalid-event", _("The deck deadline must be before the event starts."))
     fmt = fields.get("format") or (event.format if event is not None else None)
     sudden = fields.get("sudden_death_prizes") or (event and event.sudden_death_prizes) or 1
     if fmt is not None and sudden > fmt.prizes:

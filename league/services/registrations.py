@@ -173,7 +173,9 @@ def undo_drop(*, registration: Registration, by_user, reason: str) -> Registrati
             status=409,
         )
     if event.status == Event.Status.FINISHED:
-        raise DomainError("event-finished", _("%(event)s is finished.") % {"event": event}, status=409)
+        raise DomainError(
+            "event-finished", _("%(event)s is finished.") % {"event": event}, status=409
+        )
     before = {
         "status": registration.status,
         "dropped_after_round": registration.dropped_after_round,

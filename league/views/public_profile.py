@@ -27,9 +27,7 @@ def profile_public(request):
         )
     elif what == "calendar":
         calendar.calendar_token(user=request.user)
-        messages.success(
-            request, _("Your calendar address is ready: add it to your calendar app.")
-        )
+        messages.success(request, _("Your calendar address is ready: add it to your calendar app."))
     elif what == "calendar-new":
         calendar.renew_calendar_token(user=request.user)
         messages.success(request, _("A new calendar address: the old one no longer works."))

@@ -36,7 +36,8 @@ def event_register(request, event_id: int):
     else:
         if registration.status == Registration.Status.WAITLISTED:
             messages.warning(
-                request, _("%(event)s is full: you are on the waiting list.") % {"event": event.name}
+                request,
+                _("%(event)s is full: you are on the waiting list.") % {"event": event.name},
             )
         elif registration.late_entry_round:
             messages.success(

@@ -51,8 +51,6 @@ def league_roster_setting(request, slug: str):
         return redirect("league-detail", league.slug)
     messages.success(
         request,
-        _("Rosters are public.")
-        if league.roster_public
-        else _("Rosters are shown to staff only."),
+        _("Rosters are public.") if league.roster_public else _("Rosters are shown to staff only."),
     )
     return redirect("league-detail", league.slug)
