@@ -67,7 +67,7 @@ class Pod:
     @property
     def name(self) -> str:
         return (
-            " and ".join(map(_plural, (NAMES.get(d, d) for d in self.divisions)))
+            " and ".join(map(_plural, (str(NAMES.get(d, d)) for d in self.divisions)))
             if self.key
             else ""
         )
