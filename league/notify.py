@@ -10,6 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from decks.findings_text import word_record
 from notifications.services import NotificationItem, notify
 
 from . import permissions
@@ -48,7 +49,7 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
         body = _("Your decklist (version %(version)s) for %(event)s is legal.") % names
         subject = _("%(event)s: your deck is legal") % names
     else:
-        reasons = "\n".join(f"- {e['message']}" for e in submission.verdict.get("errors", []))
+        reasons = "\n".join(f"- {word_record(e)}" for e in submission.verdict.get("errors", []))
         body = _(
             "Your decklist (version %(version)s) for %(event)s is not legal:\n"
             "%(reasons)s\nFix it before the deck deadline."
