@@ -8,6 +8,7 @@ data only.
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -52,10 +53,14 @@ class SeasonSerializer(serializers.ModelSerializer):
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="key", read_only=True, allow_null=True)
     decklists_published = serializers.SerializerMethodField(
-        help_text="Every list is public now (`decklists_open` says when they open)."
+        help_text=gettext_lazy("Every list is public now (`decklists_open` says when they open).")
     )
-    zone = serializers.CharField(read_only=True, help_text="The time zone the event's times are in")
-    map_url = serializers.CharField(read_only=True, help_text="A map search of the address")
+    zone = serializers.CharField(
+        read_only=True, help_text=gettext_lazy("The time zone the event's times are in")
+    )
+    map_url = serializers.CharField(
+        read_only=True, help_text=gettext_lazy("A map search of the address")
+    )
 
     class Meta:
         model = Event
@@ -115,9 +120,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class RosterSerializer(serializers.Serializer):
     registered = serializers.IntegerField()
-    waitlist = serializers.IntegerField(help_text="How many wait for a place")
+    waitlist = serializers.IntegerField(help_text=gettext_lazy("How many wait for a place"))
     players = serializers.ListField(
-        child=serializers.DictField(), help_text="name, division, status"
+        child=serializers.DictField(), help_text=gettext_lazy("name, division, status")
     )
 
 
@@ -175,7 +180,8 @@ class StaffMemberSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=staff.ROLES)
     event = serializers.IntegerField(source="event_id", allow_null=True)
     role_id = serializers.IntegerField(
-        allow_null=True, help_text="The judge's or scorekeeper's role (null for an organiser)."
+        allow_null=True,
+        help_text=gettext_lazy("The judge's or scorekeeper's role (null for an organiser)."),
     )
 
 
