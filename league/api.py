@@ -7,8 +7,7 @@ data only.
 """
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _  # DRF makes errors text at once
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -53,14 +52,12 @@ class SeasonSerializer(serializers.ModelSerializer):
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="key", read_only=True, allow_null=True)
     decklists_published = serializers.SerializerMethodField(
-        help_text=gettext_lazy("Every list is public now (`decklists_open` says when they open).")
+        help_text=_("Every list is public now (`decklists_open` says when they open).")
     )
     zone = serializers.CharField(
-        read_only=True, help_text=gettext_lazy("The time zone the event's times are in")
+        read_only=True, help_text=_("The time zone the event's times are in")
     )
-    map_url = serializers.CharField(
-        read_only=True, help_text=gettext_lazy("A map search of the address")
-    )
+    map_url = serializers.CharField(read_only=True, help_text=_("A map search of the address"))
 
     class Meta:
         model = Event
@@ -120,9 +117,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class RosterSerializer(serializers.Serializer):
     registered = serializers.IntegerField()
-    waitlist = serializers.IntegerField(help_text=gettext_lazy("How many wait for a place"))
+    waitlist = serializers.IntegerField(help_text=_("How many wait for a place"))
     players = serializers.ListField(
-        child=serializers.DictField(), help_text=gettext_lazy("name, division, status")
+        child=serializers.DictField(), help_text=_("name, division, status")
     )
 
 
@@ -180,8 +177,7 @@ class StaffMemberSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=staff.ROLES)
     event = serializers.IntegerField(source="event_id", allow_null=True)
     role_id = serializers.IntegerField(
-        allow_null=True,
-        help_text=gettext_lazy("The judge's or scorekeeper's role (null for an organiser)."),
+        allow_null=True, help_text=_("The judge's or scorekeeper's role (null for an organiser).")
     )
 
 
