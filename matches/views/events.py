@@ -11,6 +11,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import permissions
 from league import selectors as league_selectors
@@ -136,11 +138,11 @@ def chosen_snapshot(
     wanted = request.GET.get("round", "")
     number = parse_number(wanted, lo=1)
     if wanted and number is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     read = selectors.latest_standings if rows else selectors.latest_standings_head
     snapshot = read(event, number, published_only=not staff)
     if wanted and snapshot is None:
-        raise Http404("No standings for that round.")
+        raise Http404(_("No standings for that round."))
     return snapshot
 
 
@@ -244,7 +246,7 @@ def event_bracket(request, event_id: int):
     staff = is_staff(request, event)
     rounds = selectors.top_cut_rounds(event, public_only=not staff)
     if not rounds and not staff:
-        raise Http404("The top cut is not paired yet.")
+        raise Http404(_("The top cut is not paired yet."))
     return render(
         request,
         "matches/bracket.html",
@@ -344,7 +346,14 @@ def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
                 "won": final and match.result == side,
             }
         )
-    status = "" if final else ("Disputed" if match.status == Match.Status.DISPUTED else "Playing")
+    disputed = match.status == Match.Status.DISPUTED
+    status = (
+        ""
+        if final
+        else pgettext("bracket match", "Disputed")
+        if disputed
+        else pgettext("bracket match", "Playing")
+    )
     return {
         "match": match,
         "slots": slots,

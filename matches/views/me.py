@@ -26,6 +26,7 @@ from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.models import Registration
 from league.params import parse_number
@@ -47,7 +48,7 @@ def _event_part(request, event, number: int | None) -> dict:
     staff = is_staff(request, event)
     links = []
     if staff:
-        links.append({"label": "Dashboard", "url": reverse("event-dashboard", args=[event.pk])})
+        links.append({"label": _("Dashboard"), "url": reverse("event-dashboard", args=[event.pk])})
     round_ = None
     if number is not None:
         round_ = Round.objects.filter(event=event, number=number).first()
@@ -56,18 +57,18 @@ def _event_part(request, event, number: int | None) -> dict:
     if staff and round_ is not None:
         n = round_.number
         links += [
-            {"label": "Results grid", "url": reverse("round-results", args=[event.pk, n])},
+            {"label": _("Results grid"), "url": reverse("round-results", args=[event.pk, n])},
             {
-                "label": "Print pairings (PDF)",
+                "label": _("Print pairings (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "by-table"]),
             },
             {
-                "label": "Match slips (PDF)",
+                "label": _("Match slips (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "slips"]),
             },
         ]
     if staff:
-        links.append({"label": "Staff view", "url": "?live=1"})
+        links.append({"label": _("Staff view"), "url": "?live=1"})
     registration = (
         Registration.objects.filter(event=event, player__user=user)
         .values("pk", "player__name", "player__player_id")
