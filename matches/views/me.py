@@ -26,6 +26,7 @@ from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from league.models import Registration
@@ -118,7 +119,8 @@ def event_me(request, event_id: int):
     user = request.user
     if user.is_authenticated:
         number = _round_number(request)
-        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}"
+        # The labels are in the reader's language: one cached part per language.
+        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}:{get_language()}"
         part = cache.get(key)
         if part is None:
             part = _event_part(request, event, number)
