@@ -26,7 +26,7 @@ from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from league.models import Registration
@@ -103,6 +103,23 @@ def _event_part(request, event, number: int | None) -> dict:
     }
 
 
+def _words() -> dict:
+    """The words `me.js` writes into the page, in the reader's language (no words live in
+    the static script)."""
+    return {
+        "inbox": _("Inbox"),
+        "unread": pgettext("inbox badge", "unread"),
+        "log_out": _("Log out"),
+        "my_events": _("My events"),
+        "profile": _("Profile"),
+        "signed_in_as": _("Signed in as %(name)s"),
+        "your_table": _("Your table: "),
+        "bye": pgettext("no opponent", "BYE"),
+        "newer": _("Newer results are in since this page was made. "),
+        "reload": _("Reload"),
+    }
+
+
 def event_me(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
@@ -115,6 +132,7 @@ def event_me(request, event_id: int):
         "links": [],
         "registration": None,
         "match": None,
+        "words": _words(),
     }
     user = request.user
     if user.is_authenticated:
