@@ -240,6 +240,19 @@ def ordinal(n: int) -> str:
     return text % {"n": n}
 
 
+def cut_stage(text: str) -> str:
+    """How far a player got in the top cut, or a bracket column's title, as `rules` names
+    it ("Winner", "Final", "Top 4", ...; data in the API and exports), in words."""
+    # Translators: "top cut" stages: the winner, the final, the last 4, 8, ... players.
+    if text == "Winner":
+        return pgettext("top cut", "Winner")
+    if text == "Final":
+        return pgettext("top cut", "Final")
+    if text.startswith("Top ") and text[4:].isdigit():
+        return pgettext("top cut", "Top %(size)s") % {"size": text[4:]}
+    return text
+
+
 def division_groups(event: Event, items, key) -> list[dict]:
     """`items` grouped by division (`key` gives an item's division) when the divisions play
     separately, each group with the division's name; else one group of everything."""

@@ -33,7 +33,7 @@ from rules import topcut
 
 from .. import page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
-from ..presenters import DIVISION_NAMES, division_groups, structure_lines
+from ..presenters import DIVISION_NAMES, cut_stage, division_groups, structure_lines
 
 
 def event_detail(request, event_id: int):
@@ -306,7 +306,7 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
             )
             columns.append(
                 {
-                    "title": column.title,
+                    "title": cut_stage(column.title),
                     "round": round_,
                     "pairs": [boxes[j : j + 2] for j in range(0, len(boxes), 2)],
                 }
