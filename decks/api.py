@@ -1,11 +1,14 @@
 """API for cards, formats and checking decklists (stores nothing)."""
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from .findings_text import word
 from .models import Card, Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
@@ -72,16 +75,18 @@ class VerdictSerializer(serializers.Serializer):
     warnings = FindingSerializer(many=True)
 
 
+def _too_long_message() -> str:
+    return _(
+        "The decklist is too long: a paste may hold at most %(max)s characters. Paste one "
+        "decklist, one card per line."
+    ) % {"max": f"{MAX_PASTE_CHARS:,}"}
+
+
 class DecklistInputSerializer(serializers.Serializer):
     decklist_text = serializers.CharField(
         max_length=MAX_PASTE_CHARS,
         trim_whitespace=False,
-        error_messages={
-            "max_length": (
-                f"The decklist is too long: a paste may hold at most {MAX_PASTE_CHARS:,} "
-                f"characters. Paste one decklist, one card per line."
-            )
-        },
+        error_messages={"max_length": lazy(_too_long_message, str)()},
     )
 
 
@@ -100,7 +105,18 @@ class CheckDecklistSerializer(DecklistInputSerializer):
 
 
 def verdict_payload(verdict) -> dict:
-    return {**verdict.to_dict(), "card_count": verdict.card_count}
+    """The verdict as the API answers it: each finding's `code` and `lines`, and its
+    `message` in the request's language."""
+
+    def worded(findings) -> list[dict]:
+        return [{"code": f.code, "lines": list(f.lines), "message": word(f)} for f in findings]
+
+    return {
+        "legal": verdict.legal,
+        "errors": worded(verdict.errors),
+        "warnings": worded(verdict.warnings),
+        "card_count": verdict.card_count,
+    }
 
 
 @extend_schema(request=CheckDecklistSerializer, responses=VerdictSerializer)

@@ -58,6 +58,7 @@ import unicodedata
 
 from rules.decklist import DeckLine, ParsedDeck
 from rules.findings import Finding
+from rules.i18n import gettext_noop, say
 
 __all__ = [
     "MAX_COUNT",
@@ -230,28 +231,29 @@ def _is_title(text: str) -> bool:
 
 
 def _not_a_card(line_no: int, text: str) -> Finding:
-    shown = _shown(text)
     if _SIGNED_RE.match(text):
-        message = (
-            f"Line {line_no}: '{shown}' has a signed count; write how many copies as a "
-            f"plain number of at least 1, e.g. '4 Pikachu'."
+        msgid = gettext_noop(
+            "Line %(line)s: '%(text)s' has a signed count; write how many copies as a plain "
+            "number of at least 1, e.g. '4 Pikachu'."
         )
     elif _WORD_COUNT_RE.match(text):
-        message = (
-            f"Line {line_no}: '{shown}' has its count in words; write it in digits, "
-            f"e.g. '4 Pikachu'."
+        msgid = gettext_noop(
+            "Line %(line)s: '%(text)s' has its count in words; write it in digits, "
+            "e.g. '4 Pikachu'."
         )
     elif _COUNT_AFTER_RE.fullmatch(text):
-        message = (
-            f"Line {line_no}: '{shown}' is not a card line; write the count first, "
-            f"e.g. '4 Pikachu' or '4 Pikachu ex SVI 57'."
+        msgid = gettext_noop(
+            "Line %(line)s: '%(text)s' is not a card line; write the count first, "
+            "e.g. '4 Pikachu' or '4 Pikachu ex SVI 57'."
         )
     else:
-        message = (
-            f"Line {line_no}: '{shown}' is not a card line. Write 'COUNT NAME' "
-            f"(4 Pikachu) or 'COUNT NAME SET NUMBER' (4 Pikachu ex SVI 57), or remove it."
+        # Translators: COUNT, NAME, SET and NUMBER are the parts of a card line; translate
+        # them, keep the examples as they are.
+        msgid = gettext_noop(
+            "Line %(line)s: '%(text)s' is not a card line. Write 'COUNT NAME' (4 Pikachu) or "
+            "'COUNT NAME SET NUMBER' (4 Pikachu ex SVI 57), or remove it."
         )
-    return Finding("parse-error", (line_no,), message)
+    return Finding("parse-error", (line_no,), say(msgid, line=line_no, text=_shown(text)))
 
 
 def parse_decklist(text: str) -> ParsedDeck:
@@ -269,8 +271,14 @@ def parse_decklist(text: str) -> ParsedDeck:
                 Finding(
                     "paste-too-long",
                     (),
-                    f"The decklist is {len(text):,} characters long; a paste may hold at most "
-                    f"{MAX_PASTE_CHARS:,} characters. Paste one decklist, one card per line.",
+                    say(
+                        gettext_noop(
+                            "The decklist is %(length)s characters long; a paste may hold at "
+                            "most %(max)s characters. Paste one decklist, one card per line."
+                        ),
+                        length=f"{len(text):,}",
+                        max=f"{MAX_PASTE_CHARS:,}",
+                    ),
                 ),
             ),
         )
@@ -283,8 +291,14 @@ def parse_decklist(text: str) -> ParsedDeck:
                 Finding(
                     "too-many-lines",
                     (),
-                    f"The decklist has {len(raw_lines):,} lines; a paste may hold at most "
-                    f"{MAX_PASTE_LINES} lines. Paste one decklist, one card per line.",
+                    say(
+                        gettext_noop(
+                            "The decklist has %(count)s lines; a paste may hold at most %(max)s "
+                            "lines. Paste one decklist, one card per line."
+                        ),
+                        count=f"{len(raw_lines):,}",
+                        max=MAX_PASTE_LINES,
+                    ),
                 ),
             ),
         )
@@ -303,8 +317,15 @@ def parse_decklist(text: str) -> ParsedDeck:
                 Finding(
                     "parse-error",
                     (line_no,),
-                    f"Line {line_no}: the line is {len(stripped)} characters long, too long "
-                    f"for a card line ('{_shown(stripped)}'). Write one card per line.",
+                    say(
+                        gettext_noop(
+                            "Line %(line)s: the line is %(length)s characters long, too long for "
+                            "a card line ('%(text)s'). Write one card per line."
+                        ),
+                        line=line_no,
+                        length=len(stripped),
+                        text=_shown(stripped),
+                    ),
                 )
             )
             continue
@@ -342,8 +363,14 @@ def parse_decklist(text: str) -> ParsedDeck:
                 Finding(
                     "parse-error",
                     (line_no,),
-                    f"Line {line_no}: '{_shown(stripped)}' has a count of 0; write at least "
-                    f"1 or remove the line.",
+                    say(
+                        gettext_noop(
+                            "Line %(line)s: '%(text)s' has a count of 0; write at least 1 or "
+                            "remove the line."
+                        ),
+                        line=line_no,
+                        text=_shown(stripped),
+                    ),
                 )
             )
             continue
@@ -352,8 +379,16 @@ def parse_decklist(text: str) -> ParsedDeck:
                 Finding(
                     "parse-error",
                     (line_no,),
-                    f"Line {line_no}: '{_shown(stripped)}' has a count of {_shown(digits, 12)}, "
-                    f"more than {MAX_COUNT}; write how many copies the deck holds.",
+                    say(
+                        gettext_noop(
+                            "Line %(line)s: '%(text)s' has a count of %(count)s, more than "
+                            "%(max)s; write how many copies the deck holds."
+                        ),
+                        line=line_no,
+                        text=_shown(stripped),
+                        count=_shown(digits, 12),
+                        max=MAX_COUNT,
+                    ),
                 )
             )
             continue

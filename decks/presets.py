@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext_noop
+
 from rules.formats import ADVANCED_1999, BASIC_1999, ORIGINAL_1996, RULES_2011, FormatRules
 
 SIX_TYPES = "Grass,Fire,Water,Lightning,Psychic,Fighting"
@@ -44,28 +46,28 @@ def _fields(rules: FormatRules) -> dict:
 PRESET_FORMATS: list[dict] = [
     {
         "key": "original-1996",
-        "name": "Original rules (1996)",
+        "name": gettext_noop("Original rules (1996)"),
         "sets_released_by": datetime.date(1999, 1, 9),
         "basic_energy_types": SIX_TYPES,
         **_fields(ORIGINAL_1996),
     },
     {
         "key": "advanced-1999",
-        "name": "Advanced rules (1999)",
+        "name": gettext_noop("Advanced rules (1999)"),
         "sets_released_by": datetime.date(1999, 12, 31),
         "basic_energy_types": SIX_TYPES,
         **_fields(ADVANCED_1999),
     },
     {
         "key": "basic-1999",
-        "name": "Basic game (1999, 30 cards, 3 Prizes)",
+        "name": gettext_noop("Basic game (1999, 30 cards, 3 Prizes)"),
         "sets_released_by": datetime.date(1999, 12, 31),
         "basic_energy_types": SIX_TYPES,
         **_fields(BASIC_1999),
     },
     {
         "key": "rules-2011",
-        "name": "2011 rules",
+        "name": gettext_noop("2011 rules"),
         "sets_released_by": datetime.date(2011, 12, 31),
         "basic_energy_types": EIGHT_TYPES,
         **_fields(RULES_2011),

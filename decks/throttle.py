@@ -1,6 +1,7 @@
 """The anonymous deck check's limit, shared by the API (`decks.api.check_deck`) and the page
 (`decks.views.deck_check`), which count together."""
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import AnonRateThrottle
 
@@ -23,8 +24,9 @@ class AnonymousDeckCheckThrottle(AnonRateThrottle):
         # DRF adds "Expected available in N seconds." and the Retry-After header.
         raise Throttled(
             wait=self.wait(),
-            detail=(
-                f"Too many deck checks from this address: at most {self.num_requests} a "
-                f"minute without signing in (signed-in players are not limited)."
-            ),
+            detail=_(
+                "Too many deck checks from this address: at most %(count)s a minute without "
+                "signing in (signed-in players are not limited)."
+            )
+            % {"count": self.num_requests},
         )

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from django import forms
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 
+from .findings_text import verdict_record, word_record
 from .models import Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
@@ -18,8 +21,9 @@ from .throttle import AnonymousDeckCheckThrottle
 
 
 def verdict_dict(verdict) -> dict:
-    """A `rules.legality.Verdict` as stored on a submission, with its card count."""
-    return {**verdict.to_dict(), "card_count": verdict.card_count}
+    """A `rules.legality.Verdict` as stored on a submission (each finding with its text to
+    word, `decks.findings_text.verdict_record`), with its card count."""
+    return {**verdict_record(verdict), "card_count": verdict.card_count}
 
 
 def split_lines(text: str) -> list[str]:
@@ -30,7 +34,7 @@ def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> 
     """The context `_verdict.html` renders: `lines` (number, text, errors, warnings, state)
     and `deck_wide` findings (no line named, or a line beyond the text). A finding about
     several lines (the Energy count) is said once, under the first, and the others say
-    "See line N"."""
+    "See line N". Each finding's `message` is worded in the active language."""
     rows = [
         {"number": n, "text": line, "errors": [], "warnings": []}
         for n, line in enumerate(split_lines(text), start=1)
@@ -39,8 +43,13 @@ def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> 
         rows.pop()
     deck_wide = []
     for kind in ("errors", "warnings"):
-        for finding in verdict.get(kind, []):
-            named = [n for n in finding.get("lines", []) if 1 <= n <= len(rows)]
+        for stored in verdict.get(kind, []):
+            finding = {
+                "code": stored.get("code", ""),
+                "lines": stored.get("lines", []),
+                "message": word_record(stored),
+            }
+            named = [n for n in finding["lines"] if 1 <= n <= len(rows)]
             if not named:
                 deck_wide.append({**finding, "kind": kind[:-1]})
             named = sorted(set(named))
@@ -48,13 +57,17 @@ def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> 
                 others = ", ".join(str(n) for n in named[1:])
                 finding = {
                     **finding,
-                    "message": f"{finding['message']} (lines {named[0]}, {others})",
+                    "message": _("%(message)s (lines %(first)s, %(others)s)")
+                    % {"message": finding["message"], "first": named[0], "others": others},
                 }
             for n in named:
                 rows[n - 1][kind].append(
                     finding
                     if n == named[0]
-                    else {"code": finding.get("code", ""), "message": f"See line {named[0]}."}
+                    else {
+                        "code": finding["code"],
+                        "message": _("See line %(line)s.") % {"line": named[0]},
+                    }
                 )
     for row in rows:
         row["state"] = "err" if row["errors"] else "warn" if row["warnings"] else ""
@@ -70,13 +83,15 @@ def verdict_context(text: str, verdict: dict, card_count: int | None = None) -> 
 
 
 class CheckForm(forms.Form):
-    format = forms.ModelChoiceField(queryset=Format.objects.all(), empty_label=None)
+    format = forms.ModelChoiceField(
+        queryset=Format.objects.all(), empty_label=None, label=gettext_lazy("Format")
+    )
     decklist_text = forms.CharField(
-        label="Decklist",
+        label=gettext_lazy("Decklist"),
         widget=forms.Textarea(attrs={"spellcheck": "false"}),
         max_length=MAX_PASTE_CHARS,
         strip=False,
-        error_messages={"required": "Paste your decklist: the text is empty."},
+        error_messages={"required": gettext_lazy("Paste your decklist: the text is empty.")},
     )
 
 

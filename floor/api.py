@@ -3,6 +3,7 @@ close), penalties (staff issue and list; a player reads their own) and time exte
 Every staff answer asks `league.permissions.can` with the action, as the pages do."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
@@ -127,7 +128,7 @@ def _event_for(user, event_id: int, action: str) -> Event:
         pk=event_id,
     )
     if not permissions.can(user, event, action):
-        raise PermissionDenied("Only the event's judges can do this.")
+        raise PermissionDenied(_("Only the event's judges can do this."))
     return event
 
 

@@ -15,10 +15,13 @@ Terms:
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from league.models import Event, Player, Registration
 from matches.models import Match, Round
-from rules import penalties
+
+from . import wording
 
 
 class TimeExtension(models.Model):
@@ -39,9 +42,9 @@ class TimeExtension(models.Model):
 
 class JudgeCall(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        TAKEN = "taken", "Taken"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", pgettext_lazy("judge call state", "Open")
+        TAKEN = "taken", pgettext_lazy("judge call state", "Taken")
+        CLOSED = "closed", pgettext_lazy("judge call state", "Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_calls")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="judge_calls")
@@ -86,8 +89,8 @@ class Penalty(models.Model):
     )
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="penalties")
-    infraction = models.CharField(max_length=20, choices=penalties.INFRACTIONS)
-    penalty = models.CharField(max_length=20, choices=penalties.PENALTIES)
+    infraction = models.CharField(max_length=20, choices=wording.INFRACTIONS)
+    penalty = models.CharField(max_length=20, choices=wording.PENALTIES)
     prizes = models.PositiveSmallIntegerField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
     judge = models.ForeignKey(
@@ -108,13 +111,13 @@ class Penalty(models.Model):
 
     @property
     def label(self) -> str:
-        return penalties.penalty_label(self.penalty, self.prizes)
+        return wording.penalty_label(self.penalty, self.prizes)
 
 
 class DeckCheck(models.Model):
     class Outcome(models.TextChoices):
-        OK = "ok", "OK: matches the registered list"
-        MISMATCH = "mismatch", "Mismatch"
+        OK = "ok", _("OK: matches the registered list")
+        MISMATCH = "mismatch", pgettext_lazy("deck check outcome", "Mismatch")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deck_checks")
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")

@@ -7,11 +7,13 @@ called, a penalty to the penalised player."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from league.notify import notify_staff
 from league.wording import full_stop
 from notifications.services import NotificationItem, notify
 
+from . import wording
 from .models import JudgeCall, Penalty
 
 
@@ -23,8 +25,10 @@ def judge_called(call: JudgeCall) -> int:
         "judge-calls",
         kind="judge_call",
         key=f"judge-call:{call.pk}",
-        subject=f"{event.name}: judge call at table {table}",
-        body=f"{call.registration.player.name} at table {table}: {call.reason}",
+        subject=_("%(event)s: judge call at table %(table)s")
+        % {"event": event.name, "table": table},
+        body=_("%(player)s at table %(table)s: %(reason)s")
+        % {"player": call.registration.player.name, "table": table, "reason": call.reason},
         url=reverse("floor-queue", args=[event.pk]),
     )
 
@@ -40,15 +44,28 @@ def call_taken(call: JudgeCall) -> int:
     if caller is None:
         return 0
     event = call.event
-    judge = call.taken_by or "A judge"
+    judge = call.taken_by or _("A judge")
+    table = call.match.table
     if call.status == JudgeCall.Status.CLOSED:
-        subject = f"{event.name}: your judge call at table {call.match.table} is closed"
-        body = f"{call.closed_by or judge} closed your call" + (
-            f": {call.note}" if call.note else "."
+        subject = _("%(event)s: your judge call at table %(table)s is closed") % {
+            "event": event.name,
+            "table": table,
+        }
+        closer = call.closed_by or judge
+        body = (
+            _("%(judge)s closed your call: %(note)s") % {"judge": closer, "note": call.note}
+            if call.note
+            else _("%(judge)s closed your call.") % {"judge": closer}
         )
     else:
-        subject = f"{event.name}: {judge} is coming to table {call.match.table}"
-        body = f"{judge} took your call (“{call.reason}”) and is on the way to table {call.match.table}."
+        subject = _("%(event)s: %(judge)s is coming to table %(table)s") % {
+            "event": event.name,
+            "judge": judge,
+            "table": table,
+        }
+        body = _(
+            "%(judge)s took your call (“%(reason)s”) and is on the way to table %(table)s."
+        ) % {"judge": judge, "reason": call.reason, "table": table}
     return notify(
         kind="judge_call_taken",
         items=[
@@ -70,19 +87,28 @@ def penalty_issued(penalty: Penalty) -> int:
     if user_id is None:
         return 0
     event = penalty.event
-    where = f"round {penalty.round.number}, table {penalty.match.table}" if penalty.match else ""
-    body = f"{penalty.label} for {penalty.get_infraction_display()}"
-    body += f" ({where})" if where else ""
+    words = {
+        "penalty": penalty.label,
+        "infraction": wording.infraction_label(penalty.infraction),
+    }
+    if penalty.match:
+        words.update(round=penalty.round.number, table=penalty.match.table)
+        body = _("%(penalty)s for %(infraction)s (round %(round)s, table %(table)s)") % words
+    else:
+        body = _("%(penalty)s for %(infraction)s") % words
     body = f"{body}: {full_stop(penalty.note)}" if penalty.note else full_stop(body)
     if penalty.result_changed:
-        body += " It changed the match's result."
+        body += " " + _("It changed the match's result.")
     return notify(
         kind="penalty",
         items=[
             NotificationItem(
                 recipient_id=user_id,
                 key=f"penalty:{penalty.pk}",
-                subject=f"{event.name}: {penalty.label} issued to you"[:200],
+                subject=(
+                    _("%(event)s: %(penalty)s issued to you")
+                    % {"event": event.name, "penalty": penalty.label}
+                )[:200],
                 body=body,
                 url=reverse("my-penalties"),
             )

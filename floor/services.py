@@ -17,6 +17,7 @@ import random
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league import services as league_services
@@ -39,7 +40,7 @@ DECIDED = "decided"
 
 def _require(user, event, action: str) -> None:
     if not permissions.can(user, event, action):
-        raise DomainError("not-allowed", "Only the event's judges can do this.", status=403)
+        raise DomainError("not-allowed", _("Only the event's judges can do this."), status=403)
 
 
 def _lock_match(match: Match) -> Match:
@@ -80,12 +81,13 @@ def extend_time(*, match: Match, by_user, minutes: int, reason: str = "") -> Mat
     _require(by_user, match.round.event, "time-extensions")
     if not 1 <= int(minutes) <= MAX_EXTENSION_MINUTES:
         raise DomainError(
-            "invalid-extension", f"An extension is 1 to {MAX_EXTENSION_MINUTES} minutes."
+            "invalid-extension",
+            _("An extension is 1 to %(max)s minutes.") % {"max": MAX_EXTENSION_MINUTES},
         )
     if match.is_bye or match.round.status == Round.Status.CLOSED:
-        raise DomainError("invalid-extension", "This table is not playing.", status=409)
+        raise DomainError("invalid-extension", _("This table is not playing."), status=409)
     if match.status == Match.Status.FINAL:
-        raise DomainError("invalid-extension", "This match is already over.", status=409)
+        raise DomainError("invalid-extension", _("This match is already over."), status=409)
     TimeExtension.objects.create(
         match=match, minutes=minutes, reason=reason.strip()[:MAX_REASON], granted_by=_user(by_user)
     )
@@ -119,12 +121,14 @@ def call_judge(*, match: Match, by_user, reason: str) -> JudgeCall:
         else None
     )
     if reg is None or match.side_of(reg.pk) is None:
-        raise DomainError("not-your-match", "You can call a judge to your own table.", status=403)
+        raise DomainError(
+            "not-your-match", _("You can call a judge to your own table."), status=403
+        )
     reason = " ".join((reason or "").split())[:MAX_REASON]
     if not reason:
-        raise DomainError("invalid-call", "Say in a few words what the judge is needed for.")
+        raise DomainError("invalid-call", _("Say in a few words what the judge is needed for."))
     if not match.round.is_public or match.round.status == Round.Status.CLOSED:
-        raise DomainError("invalid-call", "This round is not being played.", status=409)
+        raise DomainError("invalid-call", _("This round is not being played."), status=409)
     open_call = JudgeCall.objects.filter(
         match=match, registration=reg, status__in=[JudgeCall.Status.OPEN, JudgeCall.Status.TAKEN]
     ).first()
@@ -153,10 +157,13 @@ def take_call(*, call: JudgeCall, by_user) -> JudgeCall:
     if won or (call.status == JudgeCall.Status.TAKEN and call.taken_by_id == by_user.pk):
         return call
     if call.status == JudgeCall.Status.CLOSED:
-        raise DomainError("call-closed", "This call is already closed.", status=409)
-    raise DomainError(
-        "call-taken", f"{call.taken_by or 'Another judge'} has already taken this call.", status=409
+        raise DomainError("call-closed", _("This call is already closed."), status=409)
+    taken = (
+        _("%(judge)s has already taken this call.") % {"judge": call.taken_by}
+        if call.taken_by
+        else _("Another judge has already taken this call.")
     )
+    raise DomainError("call-taken", taken, status=409)
 
 
 @transaction.atomic
@@ -166,7 +173,7 @@ def close_call(*, call: JudgeCall, by_user, note: str = "") -> JudgeCall:
     call = JudgeCall.objects.select_for_update().select_related("event").get(pk=call.pk)
     _require(by_user, call.event, "judge-calls")
     if call.status == JudgeCall.Status.CLOSED:
-        raise DomainError("call-closed", "This call is already closed.", status=409)
+        raise DomainError("call-closed", _("This call is already closed."), status=409)
     now = timezone.now()
     if call.taken_by_id is None:
         call.taken_by, call.taken_at = by_user, now
@@ -186,6 +193,23 @@ def _played_games(match: Match) -> list[GameResult]:
         GameResult(g.outcome, reason=g.reason, prizes=g.prizes)
         for g in match.games.order_by("number", "sequence")
     ]
+
+
+def _check_penalty(infraction: str, penalty: str, prizes: int | None) -> None:
+    """`rules.penalties.check_penalty`, its refusal worded in the reader's language."""
+    try:
+        rules.check_penalty(infraction, penalty, prizes)
+    except DomainError as exc:
+        known = infraction in rules.INFRACTION_LABELS and penalty in rules.PENALTY_LABELS
+        if known and penalty == rules.PRIZE:
+            # Translators: "Prize cards" is the official TCG term (fr "cartes Récompense", de "Preiskarten", es "cartas de Premio", it "carte Premio", pt "cartas de Prêmio").
+            message = _("A Prize penalty takes 1 to 6 Prize cards.")
+        elif known and prizes:
+            # Translators: "Prize cards" is the official TCG term.
+            message = _("Only a Prize penalty takes Prize cards.")
+        else:
+            message = exc.message
+        raise DomainError(exc.code, message, status=exc.status) from exc
 
 
 @transaction.atomic
@@ -213,10 +237,10 @@ def issue_penalty(
     match = _lock_match(match)
     event = match.round.event
     _require(by_user, event, "penalties")
-    rules.check_penalty(infraction, penalty, prizes)
+    _check_penalty(infraction, penalty, prizes)
     reg = match.player_a if side == "a" else match.player_b if side == "b" else None
     if reg is None:
-        raise DomainError("invalid-penalty", "Choose the player at this table.")
+        raise DomainError("invalid-penalty", _("Choose the player at this table."))
     note = (note or "").strip()[:200]
     changed = False
     if rules.costs_games(penalty) and not match.is_bye:
@@ -300,10 +324,10 @@ def record_deck_check(
     _require(by_user, match.round.event, "deck-checks")
     reg = match.player_a if side == "a" else match.player_b if side == "b" else None
     if reg is None or outcome not in DeckCheck.Outcome.values:
-        raise DomainError("invalid-deck-check", "Choose the player and the outcome.")
+        raise DomainError("invalid-deck-check", _("Choose the player and the outcome."))
     note = (note or "").strip()[:200]
     if outcome == DeckCheck.Outcome.MISMATCH and not note:
-        raise DomainError("invalid-deck-check", "Say what does not match the registered list.")
+        raise DomainError("invalid-deck-check", _("Say what does not match the registered list."))
     check = DeckCheck.objects.create(
         match=match, registration=reg, outcome=outcome, note=note, checked_by=_user(by_user)
     )

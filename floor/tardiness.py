@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import services as league_services
 from league.editions import event_edition
@@ -43,18 +45,26 @@ def mark_late(
     _require(by_user, event, "penalties")
     rule = event_edition(event).edition.tardiness
     if rule.match_loss_minutes is None:
-        raise DomainError("no-tardiness-rule", "This event's rules edition has no tardiness rule.")
+        raise DomainError(
+            "no-tardiness-rule", _("This event's rules edition has no tardiness rule.")
+        )
     reg = match.player_a if side == "a" else match.player_b if side == "b" else None
     if reg is None or match.is_bye:
-        raise DomainError("invalid-penalty", "Choose the player at this table.")
+        raise DomainError("invalid-penalty", _("Choose the player at this table."))
     if match.status == Match.Status.FINAL:
-        raise DomainError("result-final", "This match already has its result.", status=409)
+        raise DomainError("result-final", _("This match already has its result."), status=409)
     late = minutes_late(match, now=now)
     if match.round.clock_started_at is None or late < rule.match_loss_minutes:
         raise DomainError(
             "not-late-yet",
-            f"{reg.player.name} is {late} minute{'s' if late != 1 else ''} late: the match is "
-            f"lost after {rule.match_loss_minutes} minutes of the round clock.",
+            ngettext(
+                "%(name)s is %(count)s minute late: the match is lost after %(limit)s minutes "
+                "of the round clock.",
+                "%(name)s is %(count)s minutes late: the match is lost after %(limit)s minutes "
+                "of the round clock.",
+                late,
+            )
+            % {"name": reg.player.name, "count": late, "limit": rule.match_loss_minutes},
             status=409,
         )
     penalty = issue_penalty(
@@ -75,14 +85,20 @@ def mark_late(
 def _tell_players(match: Match, late_reg, minutes: int, *, dropped: bool) -> None:
     event = match.round.event
     name = late_reg.player.name
-    body = f"{name} was {minutes} minutes late at table {match.table}: a match loss (tardiness)."
+    # Translators: "match loss" is the official Play! Pokémon penalty term.
+    body = ngettext(
+        "%(name)s was %(count)s minute late at table %(table)s: a match loss (tardiness).",
+        "%(name)s was %(count)s minutes late at table %(table)s: a match loss (tardiness).",
+        minutes,
+    ) % {"name": name, "count": minutes, "table": match.table}
     if dropped:
-        body += f" {name} never arrived and is dropped from the event."
+        body += " " + _("%(name)s never arrived and is dropped from the event.") % {"name": name}
     items = [
         NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"tardiness:{match.pk}:{late_reg.pk}:{reg.pk}",
-            subject=f"{event.name}: round {match.round.number}, table {match.table}",
+            subject=_("%(event)s: round %(round)s, table %(table)s")
+            % {"event": event.name, "round": match.round.number, "table": match.table},
             body=body,
             url=reverse("match-detail", args=[match.pk]),
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 
 class TableReportForm(forms.Form):
@@ -25,12 +26,12 @@ class TableReportForm(forms.Form):
         else:
             winner = next((s.registration_id for s in seats if s.finish == 1), None)
             self.fields["winner"] = forms.TypedChoiceField(
-                label="Who won?",
+                label=_("Who won?"),
                 coerce=int,
                 widget=forms.RadioSelect,
                 initial=winner,
                 choices=[(s.registration_id, s.registration.player.name) for s in seats],
-                error_messages={"required": "Choose the winner."},
+                error_messages={"required": _("Choose the winner.")},
             )
 
     def clean(self):
@@ -38,7 +39,7 @@ class TableReportForm(forms.Form):
         if self.full_order and not self.errors:
             places = [data[f"place_{s.registration_id}"] for s in self.seats]
             if sorted(places) != list(range(1, len(self.seats) + 1)):
-                raise forms.ValidationError("Give each player a different place, 1 to the last.")
+                raise forms.ValidationError(_("Give each player a different place, 1 to the last."))
         return data
 
     def order(self) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league import services as league_services
@@ -26,10 +27,14 @@ def _lock_night(event: Event) -> Event:
     event = Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
     if not event.is_board_game:
         raise DomainError(
-            "not-a-board-game", f"{event} is a tournament: it has rounds, not tables.", status=409
+            "not-a-board-game",
+            _("%(event)s is a tournament: it has rounds, not tables.") % {"event": event},
+            status=409,
         )
     if event.status == Event.Status.FINISHED:
-        raise DomainError("event-finished", f"{event} is finished.", status=409)
+        raise DomainError(
+            "event-finished", _("%(event)s is finished.") % {"event": event}, status=409
+        )
     return event
 
 
@@ -46,11 +51,13 @@ def seat_next_game(*, event: Event, by_user) -> Sitting:
     running. Staff only. Raises `not-allowed`, `not-a-board-game`, `event-finished`,
     `tables-open` (the last game has tables without a result), `too-few-players`."""
     event = _lock_night(event)
-    _require(by_user, event, "manage-event", "Only the event's staff can seat a game.")
+    _require(by_user, event, "manage-event", _("Only the event's staff can seat a game."))
     last = Sitting.objects.filter(event=event).order_by("-number").first()
     if last and GameTable.objects.filter(sitting=last, reported_at__isnull=True).exists():
         raise DomainError(
-            "tables-open", f"Game {last.number} has tables without a winner yet.", status=409
+            "tables-open",
+            _("Game %(number)s has tables without a winner yet.") % {"number": last.number},
+            status=409,
         )
     number = (last.number if last else 0) + 1
     seed = f"{event.seed or event.pk}:game-{number}"
@@ -95,17 +102,17 @@ def report_table(*, table: GameTable, by_user, order: list[int]) -> GameTable:
         ):
             raise DomainError(
                 "result-final",
-                "This table's result is in: ask the staff to correct it.",
+                _("This table's result is in: ask the staff to correct it."),
                 status=409,
             )
         raise DomainError(
-            "not-allowed", "Only the table's players or the staff can report it.", status=403
+            "not-allowed", _("Only the table's players or the staff can report it."), status=403
         )
     rules.check_order([s.registration_id for s in seats], order)
     if event.full_finishing_order and len(order) != len(seats):
         raise DomainError(
             "result-incomplete",
-            "This night keeps every player's finishing place (house rule): give them all.",
+            _("This night keeps every player's finishing place (house rule): give them all."),
         )
     finish = {reg: place for place, reg in enumerate(order, start=1)}
     for seat in seats:
@@ -143,13 +150,13 @@ def finish_night(*, event: Event, by_user) -> list[rules.NightPlace]:
     `record_placements`, through the outbox). Staff only. Raises `not-allowed`,
     `results-missing`, `not-enough-players` (no game seated)."""
     event = _lock_night(event)
-    _require(by_user, event, "manage-event", "Only the event's staff can finish the night.")
+    _require(by_user, event, "manage-event", _("Only the event's staff can finish the night."))
     if not Sitting.objects.filter(event=event).exists():
         raise DomainError(
-            "not-enough-players", "Seat a game before finishing the night.", status=409
+            "not-enough-players", _("Seat a game before finishing the night."), status=409
         )
     if GameTable.objects.filter(sitting__event=event, reported_at__isnull=True).exists():
-        raise DomainError("results-missing", "Some tables have no winner yet.", status=409)
+        raise DomainError("results-missing", _("Some tables have no winner yet."), status=409)
     places = rules.night_places(table_results(event), full_order=event.full_finishing_order)
     divisions = dict(event.registrations.values_list("pk", "division"))
     event.status = Event.Status.FINISHED

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.models import Event, EventPlacement, Registration
@@ -22,7 +23,7 @@ def _night(request, event_id: int) -> Event:
     event = get_event(event_id)
     require_visible(request, event)
     if not event.is_board_game:
-        raise Http404("Not a board-game night.")
+        raise Http404(_("Not a board-game night."))
     return event
 
 
@@ -83,7 +84,11 @@ def night_seat(request, event_id: int):
         show_error(request, exc)
     else:
         sizes = ", ".join(str(t.seats.count()) for t in sitting.tables.all())
-        messages.success(request, f"Game {sitting.number} seated: tables of {sizes}.")
+        messages.success(
+            request,
+            _("Game %(number)s seated: tables of %(sizes)s.")
+            % {"number": sitting.number, "sizes": sizes},
+        )
     return redirect("gamenight", event.pk)
 
 
@@ -97,7 +102,7 @@ def night_finish(request, event_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, "Night finished: places and league points recorded.")
+        messages.success(request, _("Night finished: places and league points recorded."))
     return redirect("gamenight", event.pk)
 
 
@@ -120,7 +125,9 @@ def table_report(request, table_id: int):
             show_error(request, exc, form=form)
         else:
             messages.success(
-                request, f"Game {table.sitting.number}, table {table.number}: result saved."
+                request,
+                _("Game %(game)s, table %(table)s: result saved.")
+                % {"game": table.sitting.number, "table": table.number},
             )
             return redirect("gamenight", event.pk)
     return render(

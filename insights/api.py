@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
@@ -24,10 +26,14 @@ class OverlayCardSerializer(serializers.Serializer):
 
 class OverlayPlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
-    record = serializers.CharField(help_text="Wins-losses-ties before this round")
-    games = serializers.IntegerField(help_text="Games won in this match")
-    archetype = serializers.CharField(help_text="Empty until the event's lists are public")
-    pokemon = OverlayCardSerializer(many=True, help_text="The list's Pokémon, once public")
+    record = serializers.CharField(help_text=gettext_lazy("Wins-losses-ties before this round"))
+    games = serializers.IntegerField(help_text=gettext_lazy("Games won in this match"))
+    archetype = serializers.CharField(
+        help_text=gettext_lazy("Empty until the event's lists are public")
+    )
+    pokemon = OverlayCardSerializer(
+        many=True, help_text=gettext_lazy("The list's Pokémon, once public")
+    )
 
 
 class OverlaySerializer(serializers.Serializer):
@@ -36,25 +42,36 @@ class OverlaySerializer(serializers.Serializer):
     stage = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
     featured = serializers.BooleanField()
-    now = serializers.DateTimeField(help_text="The server's time, to run the clock from")
+    now = serializers.DateTimeField(
+        help_text=gettext_lazy("The server's time, to run the clock from")
+    )
     ends_at = serializers.DateTimeField(
         allow_null=True,
-        help_text="When time is called at this table: the round's end plus its extensions",
+        help_text=gettext_lazy(
+            "When time is called at this table: the round's end plus its extensions"
+        ),
     )
-    extra_minutes = serializers.IntegerField(help_text="The table's time extensions, in minutes")
-    final = serializers.BooleanField(help_text="The result stands: the clock stops")
+    extra_minutes = serializers.IntegerField(
+        help_text=gettext_lazy("The table's time extensions, in minutes")
+    )
+    final = serializers.BooleanField(help_text=gettext_lazy("The result stands: the clock stops"))
     status = serializers.CharField()
-    result = serializers.CharField(help_text='"a", "b", "tie", "double_loss" or empty')
+    result = serializers.CharField(
+        help_text=gettext_lazy('"a", "b", "tie", "double_loss" or empty')
+    )
     decklists_public = serializers.BooleanField()
     players = OverlayPlayerSerializer(
-        many=True, help_text="Player A then player B; empty when no match"
+        many=True, help_text=gettext_lazy("Player A then player B; empty when no match")
     )
 
 
 @extend_schema(
     parameters=[
         OpenApiParameter(
-            "table", int, required=False, description="A table (default: the feature match)"
+            "table",
+            int,
+            required=False,
+            description=gettext_lazy("A table (default: the feature match)"),
         )
     ],
     responses=OverlaySerializer,
@@ -87,13 +104,18 @@ class ResultRowSerializer(serializers.Serializer):
     registration = serializers.IntegerField()
     player = serializers.CharField()
     division = serializers.CharField()
-    reached = serializers.CharField(help_text='"Winner", "Final", "Top 4", ...; "" below the cut')
-    record = serializers.CharField(help_text="Swiss W-L-T")
-    points = serializers.IntegerField(help_text="Swiss match points")
+    reached = serializers.CharField(
+        help_text=gettext_lazy('"Winner", "Final", "Top 4", ...; "" below the cut')
+    )
+    record = serializers.CharField(help_text=gettext_lazy("Swiss W-L-T"))
+    points = serializers.IntegerField(help_text=gettext_lazy("Swiss match points"))
     dropped = serializers.BooleanField()
-    archetype = serializers.CharField(help_text="Empty until the player's list is public")
+    archetype = serializers.CharField(
+        help_text=gettext_lazy("Empty until the player's list is public")
+    )
     deck = serializers.IntegerField(
-        allow_null=True, help_text="The registration whose public list to read, else null"
+        allow_null=True,
+        help_text=gettext_lazy("The registration whose public list to read, else null"),
     )
 
 
@@ -111,6 +133,6 @@ def event_results(request, event_id: int):
     rows = selectors.results_with_decks(event)
     if not rows:
         raise DomainError(
-            "not-found", "The event is not finished yet: no final results.", status=404
+            "not-found", _("The event is not finished yet: no final results."), status=404
         )
     return Response(ResultRowSerializer(rows, many=True).data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from rules.metagame import Metagame
 
@@ -44,7 +45,7 @@ def share_chart(meta: Metagame) -> SafeString:
             f'<text x="{width + 6:.1f}" y="{y + 37}" font-size="15" fill="currentColor">'
             f"{share.share:.0%} ({share.players})</text>"
         )
-    return _svg(max(row, row * len(meta.shares)), "Share of each archetype", body)
+    return _svg(max(row, row * len(meta.shares)), _("Share of each archetype"), body)
 
 
 def _cell_colour(rate: float | None) -> str:
@@ -93,7 +94,7 @@ def matchup_chart(meta: Metagame) -> SafeString:
                     f'<text x="{cx + cell / 2 - 1:.1f}" y="{y + cell / 2 + 5:.1f}" font-size="14" '
                     f'text-anchor="middle" fill="#111">{rate * 100:.0f}</text>'
                 )
-    title = "Match-ups: win rate (%) of each row's archetype"
+    title = _("Match-ups: win rate (%) of each row's archetype")
     return _svg(int(30 + len(names) * cell), title, body, width=width)
 
 
@@ -132,4 +133,4 @@ def standing_chart(rows: list[dict], players: int) -> SafeString:
             3,
             f'<polyline points="{" ".join(points)}" fill="none" stroke="{PALETTE[0]}" stroke-width="3"/>',
         )
-    return _svg(height, "Place after each round", body)
+    return _svg(height, _("Place after each round"), body)

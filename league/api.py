@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from decks.api import DecklistInputSerializer
+from decks.findings_text import worded_verdict
 from decks.models import Format
 
 from . import permissions, selectors, services
@@ -119,8 +120,18 @@ class RosterSerializer(serializers.Serializer):
     )
 
 
+class WordedVerdictField(serializers.JSONField):
+    """A stored verdict with each finding's `message` in the request's language (its
+    `code` and `lines` as stored)."""
+
+    def to_representation(self, value):
+        return super().to_representation(worded_verdict(value))
+
+
 class PublishedDeckSerializer(serializers.ModelSerializer):
     """A published decklist as the public sees it: the list that counts, no login name."""
+
+    verdict = WordedVerdictField(read_only=True)
 
     class Meta:
         model = DeckSubmission

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext_noop
+
 from rules.editions import (
     AgeDivisions,
     Edition,
@@ -61,7 +63,7 @@ TWO_DAY_2026 = TwoDay(
 
 SITE_RULES = Edition(
     key="site-rules",
-    name="The site's rules before September 2025 (rulebook sudden death)",
+    name=gettext_noop("The site's rules before September 2025 (rulebook sudden death)"),
     in_force_from=datetime.date(2000, 1, 1),
     end_of_round=EndOfRound(
         procedure="sudden_death",
@@ -87,13 +89,13 @@ SITE_RULES = Edition(
         "smallest attendance joins the next older one (as TOM's combined pods)",
     ),
     tardiness=TARDINESS,
-    penalties=Penalties(catalogue="The site's penalty catalogue (rules.penalties)"),
+    penalties=Penalties(catalogue=gettext_noop("The site's penalty catalogue (rules.penalties)")),
     age_divisions=AgeDivisions(),
 )
 
 SEPTEMBER_2025 = Edition(
     key="2025-09",
-    name="1 September 2025: one extra turn, 10-minute overtime",
+    name=gettext_noop("1 September 2025: one extra turn, 10-minute overtime"),
     in_force_from=datetime.date(2025, 9, 1),
     end_of_round=EndOfRound(
         procedure="extra_turns",
@@ -101,7 +103,7 @@ SEPTEMBER_2025 = Edition(
         overtime_minutes=10,
         swiss_no_winner="draw",
         top_cut_no_winner="prizes",
-        turns="one extra turn",
+        turns=gettext_noop("one extra turn"),
         source="end of round, Swiss: one extra turn after time, a 10-minute overtime clock, a "
         "draw when there is no winner (1 Sep 2025 – 12 Feb 2026; pokemon.com news (German "
         "edition), player.one)",
@@ -110,13 +112,15 @@ SEPTEMBER_2025 = Edition(
     two_day=TWO_DAY_2026,
     small_divisions=AGE_MODIFIED,
     tardiness=TARDINESS,
-    penalties=Penalties(catalogue="The site's penalty catalogue (rules.penalties)"),
+    penalties=Penalties(catalogue=gettext_noop("The site's penalty catalogue (rules.penalties)")),
     age_divisions=AGES_2026,
 )
 
 FEBRUARY_2026 = Edition(
     key="2026-02",
-    name="13 February 2026: the active player finishes, then three turns, 15-minute overtime",
+    name=gettext_noop(
+        "13 February 2026: the active player finishes, then three turns, 15-minute overtime"
+    ),
     in_force_from=datetime.date(2026, 2, 13),
     end_of_round=EndOfRound(
         procedure="extra_turns",
@@ -124,8 +128,10 @@ FEBRUARY_2026 = Edition(
         overtime_minutes=15,
         swiss_no_winner="draw",
         top_cut_no_winner="prizes",
-        turns="the active player finishes their turn, then three more turns starting and "
-        "ending with the opponent",
+        turns=gettext_noop(
+            "the active player finishes their turn, then three more turns starting and "
+            "ending with the opponent"
+        ),
         source="end of round: the active player finishes, then three more turns starting and "
         "ending with the opponent; 15-minute overtime clock (from 13 Feb 2026; the same "
         "announcement). A Swiss game with no winner after the turns stays a draw: carried "
@@ -136,10 +142,12 @@ FEBRUARY_2026 = Edition(
     small_divisions=AGE_MODIFIED,
     tardiness=TARDINESS,
     penalties=Penalties(
-        catalogue="The site's penalty catalogue (rules.penalties), with the Q1 2026 update",
+        catalogue=gettext_noop(
+            "The site's penalty catalogue (rules.penalties), with the Q1 2026 update"
+        ),
         notes=(
-            "Open Deck List review infractions added.",
-            "A guardian's removal does not disqualify the child.",
+            gettext_noop("Open Deck List review infractions added."),
+            gettext_noop("A guardian's removal does not disqualify the child."),
         ),
         source="penalties: Open Deck List review infractions added; a guardian's removal does "
         "not disqualify the child (Q1 2026; document update summaries)",

@@ -7,6 +7,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 
+from decks.findings_text import word_record
 from notifications.services import NotificationItem, notify
 
 from . import permissions
@@ -43,7 +44,7 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
     if submission.legal:
         body = f"Your decklist (version {submission.version}) for {event.name} is legal."
     else:
-        reasons = "\n".join(f"- {e['message']}" for e in submission.verdict.get("errors", []))
+        reasons = "\n".join(f"- {word_record(e)}" for e in submission.verdict.get("errors", []))
         body = (
             f"Your decklist (version {submission.version}) for {event.name} is not legal:\n"
             f"{reasons}\nFix it before the deck deadline."

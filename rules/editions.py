@@ -41,6 +41,7 @@ from typing import Any
 
 from rules.divisions import ORDER
 from rules.errors import RulesError
+from rules.i18n import Text, gettext_noop, ngettext, say
 
 END_OF_ROUND = ("sudden_death", "extra_turns")
 SWISS_NO_WINNER = ("draw", "prizes")
@@ -87,26 +88,59 @@ class EndOfRound:
         return self.procedure == "extra_turns"
 
     def summary(self) -> str:
+        return self.summary_text().render()
+
+    def summary_text(self) -> Text:
+        """What happens at time: one marked sentence for each shape; the turns in words are
+        the edition's data (the seeded ones are marked where they are seeded)."""
+        sudden = self.top_cut_no_winner == "sudden_death"
         if not self.has_turns:
-            swiss = "an unfinished game is a tie"
-        else:
-            plural = "s" if self.extra_turns != 1 else ""
-            swiss = (
-                f"{self.turns or f'{self.extra_turns} more turn{plural}'} "
-                f"(a {self.overtime_minutes}-minute overtime clock); then "
-                + (
-                    "a game with no winner is a draw"
-                    if self.swiss_no_winner == "draw"
-                    else "the player ahead on Prizes wins (level: a draw)"
+            if sudden:
+                return say(
+                    gettext_noop(
+                        "At time: an unfinished game is a tie; a level top-cut match goes to "
+                        "sudden death."
+                    )
+                )
+            return say(
+                gettext_noop(
+                    "At time: an unfinished game is a tie; in the top cut the player ahead on "
+                    "Prizes wins; level, play continues until a Prize is taken."
                 )
             )
-        cut = (
-            "a level top-cut match goes to sudden death"
-            if self.top_cut_no_winner == "sudden_death"
-            else "in the top cut the player ahead on Prizes wins; level, play continues until a "
-            "Prize is taken"
-        )
-        return f"At time: {swiss}; {cut}."
+        if self.turns:
+            turns: Text | str = Text(self.turns)
+        else:
+            turns = say(
+                ngettext("%(count)s more turn", "%(count)s more turns", self.extra_turns),
+                count=self.extra_turns,
+            )
+        draw = self.swiss_no_winner == "draw"
+        msgid = _AT_TIME[(draw, sudden)]
+        return say(msgid, turns=turns, minutes=self.overtime_minutes)
+
+
+#: `EndOfRound.summary_text` with turns, by (no winner is a draw, the top cut's sudden death).
+_AT_TIME = {
+    (True, True): gettext_noop(
+        "At time: %(turns)s (a %(minutes)s-minute overtime clock); then a game with no winner "
+        "is a draw; a level top-cut match goes to sudden death."
+    ),
+    (True, False): gettext_noop(
+        "At time: %(turns)s (a %(minutes)s-minute overtime clock); then a game with no winner "
+        "is a draw; in the top cut the player ahead on Prizes wins; level, play continues "
+        "until a Prize is taken."
+    ),
+    (False, True): gettext_noop(
+        "At time: %(turns)s (a %(minutes)s-minute overtime clock); then the player ahead on "
+        "Prizes wins (level: a draw); a level top-cut match goes to sudden death."
+    ),
+    (False, False): gettext_noop(
+        "At time: %(turns)s (a %(minutes)s-minute overtime clock); then the player ahead on "
+        "Prizes wins (level: a draw); in the top cut the player ahead on Prizes wins; level, "
+        "play continues until a Prize is taken."
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -224,16 +258,17 @@ class Edition:
         return cls(key=key, name=name, in_force_from=in_force_from, **parts)
 
     def sources(self) -> list[tuple[str, str]]:
-        """(rule, source) for every part with a source, as the event page lists them."""
+        """(rule, source) for every part with a source, as the event page lists them (the
+        rule's name marked for the catalogues; the site translates it at display)."""
         rows = [
-            ("End of round", self.end_of_round.source),
-            ("Top cut at time", self.end_of_round.top_cut_source),
-            ("Two-day events", self.two_day.source),
-            ("Day 2", self.two_day.day2_source),
-            ("Small age divisions", self.small_divisions.source),
-            ("Tardiness", self.tardiness.source),
-            ("Penalties", self.penalties.source),
-            ("Age divisions", self.age_divisions.source),
+            (gettext_noop("End of round"), self.end_of_round.source),
+            (gettext_noop("Top cut at time"), self.end_of_round.top_cut_source),
+            (gettext_noop("Two-day events"), self.two_day.source),
+            (gettext_noop("Day 2"), self.two_day.day2_source),
+            (gettext_noop("Small age divisions"), self.small_divisions.source),
+            (gettext_noop("Tardiness"), self.tardiness.source),
+            (gettext_noop("Penalties"), self.penalties.source),
+            (gettext_noop("Age divisions"), self.age_divisions.source),
         ]
         return [(rule, source) for rule, source in rows if source]
 

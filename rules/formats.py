@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.i18n import gettext_noop
+
 __all__ = [
     "ADVANCED_1999",
     "BASIC_1999",
@@ -61,7 +63,8 @@ class FormatRules:
     * `win_both_ways`: "if you win in both ways and your opponent wins in only one way, you
       win" decides a game both players won at once (else it always goes to sudden death).
     * `play_notes`: what a deck checker cannot check (mulligans, setup, the first turn),
-      shown to players on the event and deck pages.
+      shown to players on the event and deck pages (the presets' notes are marked with
+      `gettext_noop`; the site translates a note at display by its English).
     """
 
     deck_size: int = 60
@@ -102,26 +105,40 @@ ORIGINAL_1996 = FormatRules(
     limited_energy=frozenset({"double colorless energy"}),
     win_both_ways=False,
     play_notes=(
-        "Mulligan: with no Pokémon in your 7 cards, show your hand, shuffle it back and draw "
-        "7 again; your opponent draws nothing extra. After 3 tries without one, you lose.",
-        "Setup: only your Active Pokémon is put down face down; no Pokémon go on the Bench "
-        "before the game starts. 6 Prize cards.",
-        "Rock-paper-scissors decides who goes first; the first player does not draw on the "
-        "first turn.",
-        "Sudden death: if both players' 6th Pokémon are Knocked Out at once, the game goes on "
-        "with a 7th Pokémon; if neither has one, the game is a draw.",
+        gettext_noop(
+            "Mulligan: with no Pokémon in your 7 cards, show your hand, shuffle it back and draw "
+            "7 again; your opponent draws nothing extra. After 3 tries without one, you lose."
+        ),
+        gettext_noop(
+            "Setup: only your Active Pokémon is put down face down; no Pokémon go on the Bench "
+            "before the game starts. 6 Prize cards."
+        ),
+        gettext_noop(
+            "Rock-paper-scissors decides who goes first; the first player does not draw on the "
+            "first turn."
+        ),
+        gettext_noop(
+            "Sudden death: if both players' 6th Pokémon are Knocked Out at once, the game goes on "
+            "with a 7th Pokémon; if neither has one, the game is a draw."
+        ),
     ),
 )
 
 ADVANCED_1999 = FormatRules(
     play_notes=(
-        "Mulligan: with no Basic Pokémon in your 7 cards, show your hand, shuffle and draw 7 "
-        "again; your opponent may draw up to 2 extra cards each time.",
-        "Setup: an Active Pokémon and up to 5 Benched Basic Pokémon face down, 6 Prize cards; "
-        "flip a coin to decide who goes first.",
-        "Nobody evolves a Pokémon on the first turn.",
-        "If you win in both ways and your opponent wins in only one way, you win; otherwise "
-        "a game both players win at once goes to sudden death (a new game, 1 Prize each).",
+        gettext_noop(
+            "Mulligan: with no Basic Pokémon in your 7 cards, show your hand, shuffle and draw 7 "
+            "again; your opponent may draw up to 2 extra cards each time."
+        ),
+        gettext_noop(
+            "Setup: an Active Pokémon and up to 5 Benched Basic Pokémon face down, 6 Prize cards; "
+            "flip a coin to decide who goes first."
+        ),
+        gettext_noop("Nobody evolves a Pokémon on the first turn."),
+        gettext_noop(
+            "If you win in both ways and your opponent wins in only one way, you win; otherwise "
+            "a game both players win at once goes to sudden death (a new game, 1 Prize each)."
+        ),
     ),
 )
 
@@ -129,23 +146,33 @@ BASIC_1999 = FormatRules(
     deck_size=30,
     prizes=3,
     play_notes=(
-        "The basic game of the starter set: 30-card decks and 3 Prize cards each.",
-        "Mulligan: with no Basic Pokémon in your 7 cards, show your hand, shuffle and draw 7 "
-        "again; your opponent may draw up to 2 extra cards each time.",
-        "Flip a coin to decide who goes first. Nobody evolves a Pokémon on the first turn.",
-        "If you win in both ways and your opponent wins in only one way, you win.",
+        gettext_noop("The basic game of the starter set: 30-card decks and 3 Prize cards each."),
+        gettext_noop(
+            "Mulligan: with no Basic Pokémon in your 7 cards, show your hand, shuffle and draw 7 "
+            "again; your opponent may draw up to 2 extra cards each time."
+        ),
+        gettext_noop(
+            "Flip a coin to decide who goes first. Nobody evolves a Pokémon on the first turn."
+        ),
+        gettext_noop("If you win in both ways and your opponent wins in only one way, you win."),
     ),
 )
 
 RULES_2011 = FormatRules(
     play_notes=(
-        "Mulligan: with no Basic Pokémon in your 7 cards, reveal your hand, shuffle it back "
-        "and draw 7 more; your opponent draws an extra card each time.",
-        "Setup: an Active Pokémon and up to 5 Benched Basic Pokémon face down, 6 Prize cards; "
-        "flip a coin to decide who goes first.",
-        "Neither player can evolve a Pokémon on his or her first turn.",
-        "If you win in both ways and your opponent wins in only one way, you are the victor; "
-        "otherwise sudden death: a new game with 1 Prize card each.",
+        gettext_noop(
+            "Mulligan: with no Basic Pokémon in your 7 cards, reveal your hand, shuffle it back "
+            "and draw 7 more; your opponent draws an extra card each time."
+        ),
+        gettext_noop(
+            "Setup: an Active Pokémon and up to 5 Benched Basic Pokémon face down, 6 Prize cards; "
+            "flip a coin to decide who goes first."
+        ),
+        gettext_noop("Neither player can evolve a Pokémon on his or her first turn."),
+        gettext_noop(
+            "If you win in both ways and your opponent wins in only one way, you are the victor; "
+            "otherwise sudden death: a new game with 1 Prize card each."
+        ),
     ),
 )
 
@@ -162,6 +189,16 @@ PRESETS: dict[str, FormatRules] = {
 #: clause after "otherwise" in the note on winning both ways.
 _SUDDEN_DEATH_NOTE = re.compile(r"^sudden death\b", re.IGNORECASE)
 _SUDDEN_DEATH_CLAUSE = re.compile(r"[;,]\s*otherwise\b[^.]*sudden death.*$", re.IGNORECASE)
+
+
+#: The notes as `notes_apart_from_sudden_death` leaves them, marked for the catalogues too
+#: (the site translates a note at display, by its English).
+TRIMMED_NOTES = (
+    gettext_noop("If you win in both ways and your opponent wins in only one way, you win."),
+    gettext_noop(
+        "If you win in both ways and your opponent wins in only one way, you are the victor."
+    ),
+)
 
 
 def notes_apart_from_sudden_death(notes: tuple[str, ...] | list[str]) -> list[str]:

@@ -44,8 +44,9 @@ from dataclasses import dataclass, replace
 
 from rules.cards import CardIndex, CardRecord, FormatSpec
 from rules.decklist import DeckLine
-from rules.findings import WARNING_CODES, Finding, lines_phrase
+from rules.findings import WARNING_CODES, Finding, lines_text
 from rules.formats import CURRENT
+from rules.i18n import Text, gettext_noop, ngettext, say, sentences
 from rules.resolve import Resolution, resolve_line
 
 __all__ = [
@@ -103,10 +104,6 @@ class _Resolved:
     by_name: bool
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _label(item: _Resolved) -> str:
     rec = item.rec
     if rec is None:
@@ -129,21 +126,28 @@ def _basic_of(index: CardIndex, stage1: str) -> set[str]:
     return {index.evolves_from(rec) for rec in index.by_name(stage1)} - {""}
 
 
-def _with_suggestions(index: CardIndex, message: str, name: str, budget: list[int]) -> str:
+def _with_suggestions(index: CardIndex, message: Text, name: str, budget: list[int]) -> Text:
     """`message` plus "Did you mean ...?" while the list's suggestion budget lasts."""
+    parts = [message]
     if name.strip() and budget[0] > 0:
         budget[0] -= 1
         suggestions = index.suggestions(name)
         if suggestions:
             if len(suggestions) == 1:
-                options = suggestions[0]
+                parts.append(say(gettext_noop("Did you mean %(card)s?"), card=suggestions[0]))
             else:
-                options = ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
-            message += f" Did you mean {options}?"
-    return message + " Fix the name or remove the line."
+                options = say(
+                    gettext_noop("%(cards)s or %(last)s"),
+                    cards=", ".join(suggestions[:-1]),
+                    last=suggestions[-1],
+                )
+                parts.append(say(gettext_noop("Did you mean %(options)s?"), options=options))
+    parts.append(say(gettext_noop("Fix the name or remove the line.")))
+    return sentences(*parts)
 
 
-def _limit(items: list[_Resolved], code: str, what: str, rule: str, errors: list[Finding]) -> None:
+def _limit(items: list[_Resolved], code: str, msgid: str, errors: list[Finding]) -> None:
+    """`msgid` has the parameters `lines`, `total`, `names` and `remove`."""
     total = sum(i.line.count for i in items)
     if total <= 1:
         return
@@ -152,8 +156,13 @@ def _limit(items: list[_Resolved], code: str, what: str, rule: str, errors: list
         Finding(
             code,
             tuple(sorted({i.line.line_no for i in items})),
-            f"{lines_phrase(i.line.line_no for i in items)}: {total} {what} "
-            f"({', '.join(names)}); {rule} Remove {total - 1}.",
+            say(
+                msgid,
+                lines=lines_text(i.line.line_no for i in items),
+                total=total,
+                names=", ".join(names),
+                remove=total - 1,
+            ),
         )
     )
 
@@ -195,7 +204,9 @@ def check_deck(
             # limit, no claim about Basic Pokémon or Energy that it could make false.
             all_known = False
         if found.code:
-            message = f"Line {line.line_no}: {found.message}"
+            message = say(
+                gettext_noop("Line %(line)s: %(problem)s"), line=line.line_no, problem=found.text
+            )
             if found.code in WARNING_CODES:
                 warnings.append(Finding(found.code, (line.line_no,), message))
             else:
@@ -207,17 +218,23 @@ def check_deck(
     # -- deck size
     if card_count != deck_size:
         if card_count < deck_size:
-            fix = f"Add {_plural(deck_size - card_count, 'card')}."
+            short = deck_size - card_count
+            fix = say(ngettext("Add %(count)s card.", "Add %(count)s cards.", short), count=short)
         else:
-            fix = f"Remove {_plural(card_count - deck_size, 'card')}."
-        errors.append(
-            Finding(
-                "deck-size",
-                (),
-                f"The deck has {_plural(card_count, 'card')}; a deck must have exactly "
-                f"{deck_size}. {fix}",
+            over = card_count - deck_size
+            fix = say(
+                ngettext("Remove %(count)s card.", "Remove %(count)s cards.", over), count=over
             )
+        has = say(
+            ngettext(
+                "The deck has %(count)s card; a deck must have exactly %(size)s.",
+                "The deck has %(count)s cards; a deck must have exactly %(size)s.",
+                card_count,
+            ),
+            count=card_count,
+            size=deck_size,
         )
+        errors.append(Finding("deck-size", (), sentences(has, fix)))
 
     # -- copies by name (basic Energy exempt), and rule-box limits
     groups: dict[str, list[_Resolved]] = {}
@@ -260,22 +277,46 @@ def check_deck(
                 Finding(
                     "too-many-copies",
                     tuple(sorted({i.line.line_no for i in items})),
-                    f"{lines_phrase(i.line.line_no for i in items)}: {total} cards named "
-                    f"{shown}; a deck may hold at most {copy_limit}. "
-                    f"Remove {total - copy_limit}.",
+                    say(
+                        gettext_noop(
+                            "%(lines)s: %(total)s cards named %(card)s; a deck may hold at most "
+                            "%(limit)s. Remove %(remove)s."
+                        ),
+                        lines=lines_text(i.line.line_no for i in items),
+                        total=total,
+                        card=shown,
+                        limit=copy_limit,
+                        remove=total - copy_limit,
+                    ),
                 )
             )
 
-    _limit(ace, "ace-spec-limit", "ACE SPEC cards", "a deck may hold only 1 ACE SPEC card.", errors)
     _limit(
-        radiant,
-        "radiant-limit",
-        "Radiant Pokémon",
-        "a deck may hold only 1 Radiant Pokémon.",
+        ace,
+        "ace-spec-limit",
+        gettext_noop(
+            "%(lines)s: %(total)s ACE SPEC cards (%(names)s); a deck may hold only 1 ACE SPEC "
+            "card. Remove %(remove)s."
+        ),
         errors,
     )
     _limit(
-        star, "star-limit", "Pokémon ★ (Star) cards", "a deck may hold only 1 Pokémon ★.", errors
+        radiant,
+        "radiant-limit",
+        gettext_noop(
+            "%(lines)s: %(total)s Radiant Pokémon (%(names)s); a deck may hold only 1 Radiant "
+            "Pokémon. Remove %(remove)s."
+        ),
+        errors,
+    )
+    _limit(
+        star,
+        "star-limit",
+        gettext_noop(
+            "%(lines)s: %(total)s Pokémon ★ (Star) cards (%(names)s); a deck may hold only 1 "
+            "Pokémon ★. Remove %(remove)s."
+        ),
+        errors,
     )
     for key, items in prism.items():
         total = sum(i.line.count for i in items)
@@ -284,9 +325,16 @@ def check_deck(
                 Finding(
                     "prism-star-limit",
                     tuple(sorted({i.line.line_no for i in items})),
-                    f"{lines_phrase(i.line.line_no for i in items)}: {total} copies of "
-                    f"{index.display_name(key)}; a deck may hold only 1 copy of each "
-                    f"Prism Star (◇) card. Remove {total - 1}.",
+                    say(
+                        gettext_noop(
+                            "%(lines)s: %(total)s copies of %(card)s; a deck may hold only 1 "
+                            "copy of each Prism Star (◇) card. Remove %(remove)s."
+                        ),
+                        lines=lines_text(i.line.line_no for i in items),
+                        total=total,
+                        card=index.display_name(key),
+                        remove=total - 1,
+                    ),
                 )
             )
 
@@ -295,16 +343,21 @@ def check_deck(
         if item.rec is None or item.legal:
             continue
         if item.banned:
-            fix = f"is banned in {fmt.name}. Remove it."
+            msgid = gettext_noop("Line %(line)s: %(card)s is banned in %(format)s. Remove it.")
         elif item.by_name:
-            fix = f"has no printing that is legal in {fmt.name}. Replace it."
+            msgid = gettext_noop(
+                "Line %(line)s: %(card)s has no printing that is legal in %(format)s. Replace it."
+            )
         else:
-            fix = f"is not legal in {fmt.name}. Replace it with a legal printing or another card."
+            msgid = gettext_noop(
+                "Line %(line)s: %(card)s is not legal in %(format)s. Replace it with a legal "
+                "printing or another card."
+            )
         errors.append(
             Finding(
                 "not-legal-in-format",
                 (item.line.line_no,),
-                f"Line {item.line.line_no}: {_label(item)} {fix}",
+                say(msgid, line=item.line.line_no, card=_label(item), format=fmt.name),
             )
         )
 
@@ -314,16 +367,23 @@ def check_deck(
             Finding(
                 "no-basic-pokemon",
                 (),
-                "The deck has no Basic Pokémon; it needs at least one. (Trainers played as "
-                "if they were Basic Pokémon, such as Mysterious Fossil, do not count.) "
-                "Add a Basic Pokémon.",
+                say(
+                    gettext_noop(
+                        "The deck has no Basic Pokémon; it needs at least one. (Trainers played "
+                        "as if they were Basic Pokémon, such as Mysterious Fossil, do not "
+                        "count.) Add a Basic Pokémon."
+                    )
+                ),
             )
         )
     elif not any_lines:
-        need = f"add {deck_size} cards" + (
-            ", at least one a Basic Pokémon" if rules.require_basic_pokemon else ""
-        )
-        errors.append(Finding("no-basic-pokemon", (), f"The decklist has no cards; {need}."))
+        if rules.require_basic_pokemon:
+            msgid = gettext_noop(
+                "The decklist has no cards; add %(size)s cards, at least one a Basic Pokémon."
+            )
+        else:
+            msgid = gettext_noop("The decklist has no cards; add %(size)s cards.")
+        errors.append(Finding("no-basic-pokemon", (), say(msgid, size=deck_size)))
 
     # -- warnings: evolution bases
     present: set[str] = set()
@@ -355,26 +415,43 @@ def check_deck(
             Finding(
                 "missing-evolution-basis",
                 tuple(sorted({i.line.line_no for i in items})),
-                f"{lines_phrase(i.line.line_no for i in items)}: {shown} evolves from "
-                f"{basis_shown}, but the deck has no {basis_shown}. Add {basis_shown} "
-                f"or check the list.",
+                say(
+                    gettext_noop(
+                        "%(lines)s: %(card)s evolves from %(basis)s, but the deck has no "
+                        "%(basis)s. Add %(basis)s or check the list."
+                    ),
+                    lines=lines_text(i.line.line_no for i in items),
+                    card=shown,
+                    basis=basis_shown,
+                ),
             )
         )
 
     # -- warnings: Energy count (only too many: real lists play 0 to 25, see MAX_ENERGY)
     max_energy = MAX_ENERGY * deck_size // CURRENT.deck_size
     if resolved and all_known and energy_total > max_energy:
+        if deck_size == CURRENT.deck_size:
+            msgid = ngettext(
+                "The deck has %(count)s Energy card, more than %(max)s; even the 1999 "
+                "rulebook's advice is 25 to 30.",
+                "The deck has %(count)s Energy cards, more than %(max)s; even the 1999 "
+                "rulebook's advice is 25 to 30.",
+                energy_total,
+            )
+        else:
+            msgid = ngettext(
+                "The deck has %(count)s Energy card, more than %(max)s; that is more than "
+                "half of a %(size)s-card deck.",
+                "The deck has %(count)s Energy cards, more than %(max)s; that is more than "
+                "half of a %(size)s-card deck.",
+                energy_total,
+            )
+        too_many = say(msgid, count=energy_total, max=max_energy, size=deck_size)
         warnings.append(
             Finding(
                 "energy-count",
                 tuple(sorted(set(energy_lines))),
-                f"The deck has {_plural(energy_total, 'Energy card')}, more than {max_energy}; "
-                + (
-                    "even the 1999 rulebook's advice is 25 to 30. "
-                    if deck_size == CURRENT.deck_size
-                    else f"that is more than half of a {deck_size}-card deck. "
-                )
-                + "Check the Energy count.",
+                sentences(too_many, say(gettext_noop("Check the Energy count."))),
             )
         )
 

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.cards import CardIndex, CardRecord, FormatSpec, short_form
+from rules.i18n import Text, gettext_noop, say, sentences
 from rules.names import normalise_name
 
 __all__ = ["Resolution", "names_agree", "resolve_line"]
@@ -65,8 +66,12 @@ class Resolution:
     banned: bool
     by_name: bool  # resolved by name (the written set and number did not pin it)
     code: str = ""  # a finding about the line: its code ("" when none) ...
-    message: str = ""  # ... and its text, without the "Line N: " prefix
+    text: Text | None = None  # ... and its text, without the "Line N: " prefix
     suggest_for: str = ""  # unknown-card: the name to look for "did you mean" hints
+
+    @property
+    def message(self) -> str:
+        return self.text.render() if self.text is not None else ""
 
 
 def _restrictions(rec: CardRecord) -> int:
@@ -119,7 +124,7 @@ def _by_name(
     cands: Sequence[CardRecord],
     *,
     code: str = "",
-    message: str = "",
+    message: Text | None = None,
 ) -> Resolution:
     rec, legal = _pick(index, cands, written, fmt)
     banned = not legal and any(index.is_banned(r, fmt) for r in cands)
@@ -127,25 +132,53 @@ def _by_name(
         others = [r for r in cands if _restrictions(r) >= 2 and index.is_legal(r, fmt)]
         if others:
             code = "ambiguous-name"
-            message = (
-                f"{written} names more than one card: read as {rec.name} ({rec.printing}), "
-                f"not the {_restriction_word(others[0])} {others[0].name} "
-                f"({others[0].printing}). Add the set code and number if you mean that one."
+            message = say(
+                _RESTRICTION_MSGIDS[_restriction_kind(others[0])],
+                written=written,
+                card=f"{rec.name} ({rec.printing})",
+                other=f"{others[0].name} ({others[0].printing})",
             )
     return Resolution(rec, legal, banned, True, code, message)
 
 
-def _restriction_word(rec: CardRecord) -> str:
+def _restriction_kind(rec: CardRecord) -> str:
     if rec.is_ace_spec:
-        return "ACE SPEC"
+        return "ace-spec"
     if rec.is_prism_star:
-        return "Prism Star (◇)"
+        return "prism-star"
     if rec.is_star:
-        return "Pokémon ★"
-    return "Radiant" if rec.is_radiant else "other"
+        return "star"
+    return "radiant" if rec.is_radiant else "other"
 
 
-def _pinned(index: CardIndex, fmt: FormatSpec, rec: CardRecord, code="", message="") -> Resolution:
+#: `ambiguous-name`, one sentence for each kind of card the name could also be.
+_RESTRICTION_MSGIDS = {
+    "ace-spec": gettext_noop(
+        "%(written)s names more than one card: read as %(card)s, not the ACE SPEC %(other)s. "
+        "Add the set code and number if you mean that one."
+    ),
+    "prism-star": gettext_noop(
+        "%(written)s names more than one card: read as %(card)s, not the Prism Star (◇) "
+        "%(other)s. Add the set code and number if you mean that one."
+    ),
+    "star": gettext_noop(
+        "%(written)s names more than one card: read as %(card)s, not the Pokémon ★ %(other)s. "
+        "Add the set code and number if you mean that one."
+    ),
+    "radiant": gettext_noop(
+        "%(written)s names more than one card: read as %(card)s, not the Radiant %(other)s. "
+        "Add the set code and number if you mean that one."
+    ),
+    "other": gettext_noop(
+        "%(written)s names more than one card: read as %(card)s, not the other %(other)s. "
+        "Add the set code and number if you mean that one."
+    ),
+}
+
+
+def _pinned(
+    index: CardIndex, fmt: FormatSpec, rec: CardRecord, code: str = "", message: Text | None = None
+) -> Resolution:
     legal = index.is_legal(rec, fmt)
     return Resolution(rec, legal, not legal and index.is_banned(rec, fmt), False, code, message)
 
@@ -161,11 +194,14 @@ def names_agree(index: CardIndex, written: str, rec: CardRecord) -> bool:
     return key.endswith(" star") and key[:-5] + " ★" == rec.norm_name
 
 
-def _printings_phrase(recs: Sequence[CardRecord], limit: int = 4) -> str:
-    shown = [f"{r.name} ({r.printing})" for r in recs[:limit]]
+def _printings_phrase(recs: Sequence[CardRecord], limit: int = 4) -> Text | str:
+    shown: list[Text | str] = [f"{r.name} ({r.printing})" for r in recs[:limit]]
     if len(recs) > limit:
-        shown.append(f"{len(recs) - limit} more")
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        shown.append(say(gettext_noop("%(count)s more"), count=len(recs) - limit))
+    if len(shown) == 1:
+        return shown[0]
+    head = ", ".join(f"{r.name} ({r.printing})" for r in recs[: len(shown) - 1])
+    return say(gettext_noop("%(cards)s or %(last)s"), cards=head, last=shown[-1])
 
 
 def _distinct_cards(index: CardIndex, recs: Sequence[CardRecord]) -> list[CardRecord]:
@@ -203,8 +239,14 @@ def resolve_line(
                 False,
                 False,
                 "printing-mismatch",
-                f"{label} is more than one card ({_printings_phrase(exact)}); "
-                f"write the card's name before the set code.",
+                say(
+                    gettext_noop(
+                        "%(label)s is more than one card (%(cards)s); write the card's name "
+                        "before the set code."
+                    ),
+                    label=label,
+                    cards=_printings_phrase(exact),
+                ),
             )
         return Resolution(
             None,
@@ -212,7 +254,10 @@ def resolve_line(
             False,
             False,
             "unknown-card",
-            f"there is no card {label}. Check the set code and number.",
+            say(
+                gettext_noop("there is no card %(label)s. Check the set code and number."),
+                label=label,
+            ),
         )
 
     agree = [r for r in found if names_agree(index, name, r)]
@@ -237,8 +282,15 @@ def resolve_line(
                 fmt,
                 pinned,
                 "printing-corrected",
-                f"{label} is {pinned.name}; read as that card (the line says "
-                f"{name}, without its mark). Write {pinned.name}.",
+                say(
+                    gettext_noop(
+                        "%(label)s is %(card)s; read as that card (the line says %(written)s, "
+                        "without its mark). Write %(card)s."
+                    ),
+                    label=label,
+                    card=pinned.name,
+                    written=name,
+                ),
             )
         other = exact[0]
         if candidates:
@@ -250,20 +302,42 @@ def resolve_line(
                     fmt,
                     in_set[0],
                     "printing-corrected",
-                    f"{label} is {other.name}, not {name}; read as "
-                    f"{in_set[0].name} ({in_set[0].printing}), the {name} of "
-                    f"that set. Fix the number.",
+                    say(
+                        gettext_noop(
+                            "%(label)s is %(other)s, not %(written)s; read as %(card)s, the "
+                            "%(written)s of that set. Fix the number."
+                        ),
+                        label=label,
+                        other=other.name,
+                        written=name,
+                        card=f"{in_set[0].name} ({in_set[0].printing})",
+                    ),
                 )
-            hint = f"; in that set {name} is {_printings_phrase(in_set)}" if in_set else ""
+            if in_set:
+                mismatch = say(
+                    gettext_noop(
+                        "%(label)s is %(other)s, not %(written)s; in that set %(written)s is "
+                        "%(cards)s. Read as %(written)s by its name; fix the set code and "
+                        "number."
+                    ),
+                    label=label,
+                    other=other.name,
+                    written=name,
+                    cards=_printings_phrase(in_set),
+                )
+            else:
+                mismatch = say(
+                    gettext_noop(
+                        "%(label)s is %(other)s, not %(written)s. Read as %(written)s by its "
+                        "name; fix the set code and number."
+                    ),
+                    label=label,
+                    other=other.name,
+                    written=name,
+                )
             resolved = _by_name(index, fmt, name, candidates)
             return Resolution(
-                resolved.rec,
-                resolved.legal,
-                resolved.banned,
-                True,
-                "printing-mismatch",
-                f"{label} is {other.name}, not {name}{hint}. Read as {name} by "
-                f"its name; fix the set code and number.",
+                resolved.rec, resolved.legal, resolved.banned, True, "printing-mismatch", mismatch
             )
         close = next((r for r in exact if _misspelt(name, r)), None)
         if close is not None:
@@ -272,8 +346,15 @@ def resolve_line(
                 fmt,
                 close,
                 "printing-corrected",
-                f"{label} is {close.name}; read as that card (the line says "
-                f"{name}). Check the spelling.",
+                say(
+                    gettext_noop(
+                        "%(label)s is %(card)s; read as that card (the line says %(written)s). "
+                        "Check the spelling."
+                    ),
+                    label=label,
+                    card=close.name,
+                    written=name,
+                ),
             )
         return Resolution(
             None,
@@ -281,20 +362,31 @@ def resolve_line(
             False,
             False,
             "unknown-card",
-            f"{label} is {other.name}, and no card is named {name}.",
+            say(
+                gettext_noop("%(label)s is %(other)s, and no card is named %(written)s."),
+                label=label,
+                other=other.name,
+                written=name,
+            ),
             suggest_for=name,
         )
     if not candidates:
-        what = f"{name} {label}"
-        if not index.sets_for_code(code):
-            what = f"{name} (and no set has the code {code})"
-        return Resolution(
-            None, True, False, False, "unknown-card", f"there is no card {what}.", suggest_for=name
-        )
+        if index.sets_for_code(code):
+            what = say(
+                gettext_noop("there is no card %(written)s %(label)s."), written=name, label=label
+            )
+        else:
+            what = say(
+                gettext_noop("there is no card %(written)s (and no set has the code %(code)s)."),
+                written=name,
+                code=code,
+            )
+        return Resolution(None, True, False, False, "unknown-card", what, suggest_for=name)
 
-    missing = (
-        f"there is no card {label}" if index.sets_for_code(code) else f"no set has the code {code}"
-    )
+    if index.sets_for_code(code):
+        missing = say(gettext_noop("there is no card %(label)s"), label=label)
+    else:
+        missing = say(gettext_noop("no set has the code %(code)s"), code=code)
     in_set = index.in_sets(code, candidates[0].norm_name)
     if in_set:
         cards = _distinct_cards(index, in_set)
@@ -304,8 +396,15 @@ def resolve_line(
                 fmt,
                 in_set[0],
                 "printing-corrected",
-                f"{missing}; read as {in_set[0].name} ({in_set[0].printing}), the "
-                f"{name} of that set. Check the number.",
+                say(
+                    gettext_noop(
+                        "%(missing)s; read as %(card)s, the %(written)s of that set. Check the "
+                        "number."
+                    ),
+                    missing=missing,
+                    card=f"{in_set[0].name} ({in_set[0].printing})",
+                    written=name,
+                ),
             )
         return Resolution(
             None,
@@ -313,17 +412,31 @@ def resolve_line(
             False,
             False,
             "ambiguous-card",
-            f"{missing}; {name} in that set is {_printings_phrase(cards)}. "
-            f"Write the number of yours.",
+            say(
+                gettext_noop(
+                    "%(missing)s; %(written)s in that set is %(cards)s. Write the number of yours."
+                ),
+                missing=missing,
+                written=name,
+                cards=_printings_phrase(cards),
+            ),
         )
     resolved = _by_name(index, fmt, name, candidates)
     rec = resolved.rec
     cards = _distinct_cards(index, candidates)
     others = [r for r in cards if _rule_kind(r) != _rule_kind(rec)]
-    also = (
-        f" If you mean {_printings_phrase(others, 2)}, write its set code and number."
-        if others
-        else " Check the set code and number."
+    if others:
+        also = say(
+            gettext_noop("If you mean %(cards)s, write its set code and number."),
+            cards=_printings_phrase(others, 2),
+        )
+    else:
+        also = say(gettext_noop("Check the set code and number."))
+    read_as = say(
+        gettext_noop("%(missing)s; read as %(card)s by its name (for example %(printing)s)."),
+        missing=missing,
+        card=rec.name,
+        printing=rec.printing,
     )
     return Resolution(
         rec,
@@ -331,7 +444,7 @@ def resolve_line(
         resolved.banned,
         True,
         "printing-corrected",
-        f"{missing}; read as {rec.name} by its name (for example {rec.printing}).{also}",
+        sentences(read_as, also),
     )
 
 
@@ -384,7 +497,11 @@ def _resolve_pseudo_energy(index: CardIndex, fmt: FormatSpec, name: str, number:
         False,
         False,
         "unknown-card",
-        f"there is no card {name} (Energy {number}).",
+        say(
+            gettext_noop("there is no card %(written)s (Energy %(number)s)."),
+            written=name,
+            number=number,
+        ),
         suggest_for=name,
     )
 
@@ -399,5 +516,11 @@ def _resolve_name(index: CardIndex, fmt: FormatSpec, name: str) -> Resolution:
         if candidates:
             return _by_name(index, fmt, match.group("name"), candidates)
     return Resolution(
-        None, True, False, False, "unknown-card", f"there is no card {name}.", suggest_for=name
+        None,
+        True,
+        False,
+        False,
+        "unknown-card",
+        say(gettext_noop("there is no card %(written)s."), written=name),
+        suggest_for=name,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import authentication, exceptions, serializers, status
@@ -49,15 +50,15 @@ class UploadToken(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "Give the token after Bearer, with no spaces in it."
+                _("Give the token after Bearer, with no spaces in it.")
             )
         try:
             token = header[1].decode()
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         tom = services.event_for_token(token)
         if tom is None or tom.token_user is None or not tom.token_user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         return tom.token_user, tom
 
     def authenticate_header(self, request):
@@ -105,7 +106,7 @@ def _token_event_matches(request, event_id: int) -> None:
         and hasattr(request.auth, "event_id")
         and request.auth.event_id != event_id
     ):
-        raise DomainError("not-allowed", "This token is for another event.", status=403)
+        raise DomainError("not-allowed", _("This token is for another event."), status=403)
 
 
 def _answer(request, save: TomSave, status_code: int) -> Response:
@@ -160,5 +161,5 @@ def save_status(request, save_id: int):
     )
     _token_event_matches(request, save.event_id)
     if not permissions.can(request.user, save.event, "manage-event"):
-        raise DomainError("not-allowed", "Only the event's staff can read this.", status=403)
+        raise DomainError("not-allowed", _("Only the event's staff can read this."), status=403)
     return _answer(request, save, status.HTTP_200_OK)

@@ -10,6 +10,8 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from league.models import Event
 
@@ -44,9 +46,9 @@ class TomEvent(models.Model):
 
 class TomUpload(models.Model):
     class Source(models.TextChoices):
-        COMMAND = "command", "Command line"
-        PAGE = "page", "Event page"
-        API = "api", "Laptop script (API)"
+        COMMAND = "command", _("Command line")
+        PAGE = "page", _("Event page")
+        API = "api", _("Laptop script (API)")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tom_uploads")
     sha256 = models.CharField(max_length=64)
@@ -77,10 +79,10 @@ class TomSave(models.Model):
     so the organiser can apply it once the event is set right."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to be applied"
-        APPLIED = "applied", "Applied"
-        DUPLICATE = "duplicate", "Imported before"
-        REFUSED = "refused", "Refused"
+        PENDING = "pending", _("Waiting to be applied")
+        APPLIED = "applied", pgettext_lazy("TOM save state", "Applied")
+        DUPLICATE = "duplicate", _("Imported before")
+        REFUSED = "refused", pgettext_lazy("TOM save state", "Refused")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tom_saves")
     sha256 = models.CharField(max_length=64)

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.view_helpers import get_event, require, show_error
@@ -14,6 +15,7 @@ from rules.errors import DomainError
 
 from . import selectors, services
 from .models import TomSave, TomUpload
+from .wording import summary_label
 
 
 @login_required
@@ -41,10 +43,12 @@ def tom_upload(request, event_id: int):
     require(request, event, "manage-event")
     upload = request.FILES.get("save")
     if upload is None:
-        messages.error(request, "Choose the TOM save (.tdf) to upload.")
+        messages.error(request, _("Choose the TOM save (.tdf) to upload."))
         return redirect("tom-event", event.pk)
     if upload.size > services.MAX_SAVE_BYTES:
-        messages.error(request, "tdf-invalid: file: the file is too large to be a TOM save.")
+        messages.error(
+            request, "tdf-invalid: file: " + _("the file is too large to be a TOM save.")
+        )
         return redirect("tom-event", event.pk)
     try:
         result = services.import_save(
@@ -56,7 +60,7 @@ def tom_upload(request, event_id: int):
         )
     except DomainError as exc:
         if exc.code == "tdf-invalid" or exc.status == 403:
-            messages.error(request, f"Nothing was changed. {exc.message}")
+            messages.error(request, _("Nothing was changed. %(why)s") % {"why": exc.message})
         else:  # kept, with what the organiser can do, on the TOM page
             upload.seek(0)
             services.keep_refused(
@@ -69,15 +73,17 @@ def tom_upload(request, event_id: int):
             )
         return redirect("tom-event", event.pk)
     if result.duplicate:
-        messages.info(request, "This save was imported before: nothing changed.")
+        messages.info(request, _("This save was imported before: nothing changed."))
     else:
-        messages.success(request, "TOM save imported: " + describe(result.summary))
+        messages.success(
+            request, _("TOM save imported: %(summary)s") % {"summary": describe(result.summary)}
+        )
     return redirect("event-detail", event.pk)
 
 
 def describe(summary: dict) -> str:
-    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in sorted(summary.items()) if v]
-    return ", ".join(parts) or "nothing new."
+    parts = [f"{summary_label(k)}: {v}" for k, v in sorted(summary.items()) if v]
+    return ", ".join(parts) or _("nothing new.")
 
 
 @login_required
@@ -98,7 +104,8 @@ def tom_token(request, event_id: int):
     token = services.new_upload_token(event=event, by_user=request.user)
     messages.warning(
         request,
-        f"The TOM laptop's upload token (shown once; the old one no longer works): {token}",
+        _("The TOM laptop's upload token (shown once; the old one no longer works): %(token)s")
+        % {"token": token},
     )
     return redirect("tom-event", event.pk)
 
@@ -115,5 +122,9 @@ def tom_new_event(request, event_id: int, save_id: int):
     except DomainError as exc:
         show_error(request, exc)
         return redirect("tom-event", event.pk)
-    messages.success(request, "The save is imported as a new event: " + describe(result.summary))
+    messages.success(
+        request,
+        _("The save is imported as a new event: %(summary)s")
+        % {"summary": describe(result.summary)},
+    )
     return redirect("event-detail", result.event.pk)

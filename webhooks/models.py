@@ -20,6 +20,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from league.models import League
 
@@ -56,13 +57,13 @@ class WebhookEndpoint(models.Model):
 
     @property
     def event_labels(self) -> list[str]:
-        return [events.LABELS.get(name, name) for name in self.events]
+        return [str(events.LABELS.get(name, name)) for name in self.events]
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    DELIVERED = "delivered", "Delivered"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
+    DELIVERED = "delivered", pgettext_lazy("webhook delivery status", "Delivered")
+    FAILED = "failed", pgettext_lazy("webhook delivery status", "Failed")
 
 
 class WebhookDelivery(models.Model):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.db.models import Case, F, Q, Value, When
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from notifications import leases
 from notifications.models import NotificationKind
@@ -87,7 +88,7 @@ def body_for(delivery: WebhookDelivery) -> bytes:
     endpoint, payload = delivery.endpoint, delivery.payload
     if targets.is_discord(endpoint.url):
         embed = {
-            "title": webhook_events.LABELS.get(delivery.event, delivery.event)[:256],
+            "title": str(webhook_events.LABELS.get(delivery.event, delivery.event))[:256],
             "description": payload.get("summary", "")[:4000],
             "footer": {"text": f"{delivery.event} · {delivery.delivery_id}"},
             "timestamp": delivery.created_at.isoformat(),
@@ -225,11 +226,12 @@ def _tell_organisers(endpoint: WebhookEndpoint) -> None:
             NotificationItem(
                 recipient_id=user_id,
                 key=f"webhook-paused:{endpoint.pk}:{stamp}:user:{user_id}",
-                subject=f"Webhook paused: {endpoint}",
-                body=(
-                    f"{league.name}: the webhook to {endpoint.url} kept failing and is paused "
-                    f"({endpoint.paused_reason}). Its deliveries wait until you resume it."
-                ),
+                subject=_("Webhook paused: %(endpoint)s") % {"endpoint": endpoint},
+                body=_(
+                    "%(league)s: the webhook to %(url)s kept failing and is paused "
+                    "(%(reason)s). Its deliveries wait until you resume it."
+                )
+                % {"league": league.name, "url": endpoint.url, "reason": endpoint.paused_reason},
                 url=link,
             )
             for user_id in league.organisers.values_list("pk", flat=True)

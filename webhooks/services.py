@@ -17,6 +17,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league.models import League
@@ -40,7 +41,7 @@ logger = logging.getLogger(__name__)
 def _check_staff(user, league: League) -> None:
     if not permissions.is_league_organiser(user, league):
         raise DomainError(
-            "not-allowed", "Only the league's organisers can manage its webhooks.", status=403
+            "not-allowed", _("Only the league's organisers can manage its webhooks."), status=403
         )
 
 
@@ -50,10 +51,12 @@ def _check_events(names) -> list[str]:
     if unknown or not names:
         raise DomainError(
             "webhook-events-invalid",
-            "Choose at least one event"
-            + (f"; unknown: {', '.join(map(str, unknown))}." if unknown else "."),
+            _("Choose at least one event; unknown: %(unknown)s.")
+            % {"unknown": ", ".join(map(str, unknown))}
+            if unknown
+            else _("Choose at least one event."),
         )
-    return [name for name, _ in webhook_events.EVENTS if name in names]
+    return [name for name, _label in webhook_events.EVENTS if name in names]
 
 
 @transaction.atomic
@@ -178,7 +181,7 @@ def send_again(*, delivery: WebhookDelivery, by_user) -> WebhookDelivery:
     if endpoint.is_paused:
         raise DomainError(
             "webhook-endpoint-paused",
-            "This URL is paused after repeated failures: resume it first.",
+            _("This URL is paused after repeated failures: resume it first."),
             status=409,
         )
     # The lease is checked in the UPDATE itself: an attempt claimed a moment ago is seen.
@@ -191,7 +194,7 @@ def send_again(*, delivery: WebhookDelivery, by_user) -> WebhookDelivery:
     if not changed:
         raise DomainError(
             "webhook-delivery-sending",
-            "This delivery is being sent right now; look again in a minute.",
+            _("This delivery is being sent right now; look again in a minute."),
             status=409,
         )
     outbox.dispatch_after_commit(DELIVERIES, [delivery.pk])

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -136,13 +137,13 @@ def check_url(url: str, *, resolve: bool = True) -> None:
 def _parse(url: str):
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise DomainError("webhook-url-invalid", "Enter an http:// or https:// address.")
+        raise DomainError("webhook-url-invalid", _("Enter an http:// or https:// address."))
     if parts.username or parts.password:
-        raise DomainError("webhook-url-invalid", "The address may not carry a user or password.")
+        raise DomainError("webhook-url-invalid", _("The address may not carry a user or password."))
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as exc:
-        raise DomainError("webhook-url-invalid", "The address has an invalid port.") from exc
+        raise DomainError("webhook-url-invalid", _("The address has an invalid port.")) from exc
     return parts, port
 
 
@@ -154,15 +155,19 @@ def resolve_url(url: str) -> Target:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
         raise DomainError(
-            "webhook-target-refused", f"{parts.hostname} does not resolve to any address."
+            "webhook-target-refused",
+            _("%(host)s does not resolve to any address.") % {"host": parts.hostname},
         ) from exc
     addresses = tuple(dict.fromkeys(info[4][0] for info in infos))
     refused = sorted(a for a in addresses if not is_public_address(a))
     if not addresses or (refused and not private_allowed()):
         raise DomainError(
             "webhook-target-refused",
-            f"{parts.hostname} points to a private or local address ({', '.join(refused)}); "
-            "webhooks go to public addresses only.",
+            _(
+                "%(host)s points to a private or local address (%(addresses)s); "
+                "webhooks go to public addresses only."
+            )
+            % {"host": parts.hostname, "addresses": ", ".join(refused)},
         )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, addresses)

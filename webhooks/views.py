@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from league import permissions
@@ -24,7 +26,7 @@ RECENT_DELIVERIES = 50
 def _league(request, slug: str) -> League:
     league = get_object_or_404(League, slug=slug)
     if not permissions.is_league_organiser(request.user, league):
-        raise PermissionDenied("Only the league's organisers can manage its webhooks.")
+        raise PermissionDenied(_("Only the league's organisers can manage its webhooks."))
     return league
 
 
@@ -45,7 +47,7 @@ def endpoint_list(request, slug: str):
         except DomainError as exc:
             show_error(request, exc, form=form)
         else:
-            messages.success(request, "Webhook added. Its secret is on this page.")
+            messages.success(request, _("Webhook added. Its secret is on this page."))
             return redirect("webhook-endpoint", league.slug, endpoint.pk)
     endpoints = league.webhook_endpoints.all()
     return render(
@@ -68,7 +70,7 @@ def endpoint_detail(request, slug: str, pk: int):
         except DomainError as exc:
             show_error(request, exc, form=form)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("webhook-endpoint", slug, endpoint.pk)
     deliveries = endpoint.deliveries.all()[:RECENT_DELIVERIES]
     counts = {
@@ -97,16 +99,24 @@ def endpoint_action(request, slug: str, pk: int, action: str):
     try:
         if action == "resume":
             waiting = services.resume_endpoint(endpoint=endpoint, by_user=request.user)
-            messages.success(request, f"Resumed: {waiting} waiting deliveries are on their way.")
+            messages.success(
+                request,
+                ngettext(
+                    "Resumed: %(count)s waiting delivery is on its way.",
+                    "Resumed: %(count)s waiting deliveries are on their way.",
+                    waiting,
+                )
+                % {"count": waiting},
+            )
         elif action == "rotate-secret":
             services.rotate_secret(endpoint=endpoint, by_user=request.user)
-            messages.success(request, "New secret made: update your receiver.")
+            messages.success(request, _("New secret made: update your receiver."))
         elif action == "delete":
             services.delete_endpoint(endpoint=endpoint, by_user=request.user)
-            messages.success(request, "Webhook deleted.")
+            messages.success(request, _("Webhook deleted."))
             return redirect("webhooks", slug)
         else:
-            raise PermissionDenied("Unknown action.")
+            raise PermissionDenied(_("Unknown action."))
     except DomainError as exc:
         show_error(request, exc)
     return redirect("webhook-endpoint", slug, endpoint.pk)
@@ -122,5 +132,8 @@ def delivery_send_again(request, slug: str, pk: int, delivery_pk: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, f"Delivery {delivery.delivery_id} is being sent again.")
+        messages.success(
+            request,
+            _("Delivery %(id)s is being sent again.") % {"id": delivery.delivery_id},
+        )
     return redirect("webhook-endpoint", slug, endpoint.pk)

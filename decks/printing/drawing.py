@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from .canvas import Canvas
 from .fonts import find_font
 from .layout import (
     HEADING_ROWS,
     SECTIONS,
+    UNKNOWN_SECTION,
     DeckSheet,
     SheetLine,
     printing_parts,
@@ -31,6 +35,27 @@ _LIST_BOTTOM = _TOTALS_Y - 2
 _MIN_ROW, _MAX_ROW = 3.8, 5.6
 _MAX_FINDINGS = 4
 DIVISIONS = ("Junior", "Senior", "Masters")
+
+
+def _division_word(name: str) -> str:
+    # Translators: the Play! Pokémon age divisions, as printed on the official sheet.
+    return {
+        "Junior": pgettext("age division", "Junior"),
+        "Senior": pgettext("age division", "Senior"),
+        "Masters": pgettext("age division", "Masters"),
+    }.get(name, name)
+
+
+def _section_word(section: str) -> str:
+    """A section of the list in the reader's language (a heading of the list's own, as
+    written, is printed as it is)."""
+    return {
+        "Pokémon": pgettext("card supertype", "Pokémon"),
+        "Trainer": pgettext("card supertype", "Trainer"),
+        "Energy": pgettext("card supertype", "Energy"),
+        UNKNOWN_SECTION: pgettext("card supertype", "Not in the card data"),
+    }.get(section, section)
+
 
 _INK, _MUTED, _LINE = (29, 36, 48), (91, 101, 117), (170, 178, 190)
 _HEAD_BG = (228, 232, 238)
@@ -52,13 +77,13 @@ def decklists_pdf(
     if font is True:
         font = find_font()
     writer = _Writer(font or None, compress=compress)
-    writer.pdf.set_title(f"Decklists · {event_name}")
+    writer.pdf.set_title(_("Decklists · %(event)s") % {"event": event_name})
     writer.pdf.set_creator("Pokémon TCG League")
     for sheet in sheets:
         writer.sheet(sheet, event_name=event_name, subtitle=subtitle)
     if not writer.pdf.pages:
         writer.pdf.add_page()
-        writer.text_at(_MARGIN, _MARGIN + 10, "No decklists submitted.", size=14)
+        writer.text_at(_MARGIN, _MARGIN + 10, _("No decklists submitted."), size=14)
     return bytes(writer.pdf.output())
 
 
@@ -101,7 +126,8 @@ class _Writer(Canvas):
             page += 1
             self.pdf.add_page()
             self.text_at(_MARGIN, _MARGIN + 6, sheet.player_name, size=14, bold=True, width=_WIDTH)
-            self.right_at(_PAGE_W - _MARGIN, _MARGIN + 6, "continued", size=9, color=_MUTED)
+            continued = pgettext("sheet page", "continued")
+            self.right_at(_PAGE_W - _MARGIN, _MARGIN + 6, continued, size=9, color=_MUTED)
             y = _MARGIN + 10
         self.totals(sheet)
 
@@ -113,12 +139,16 @@ class _Writer(Canvas):
         pdf.set_fill_color(*_INK)
         pdf.rect(_MARGIN, top, _WIDTH, 11, style="F")
         self.text_at(
-            _MARGIN + 3, top + 4.2, "POKÉMON TRADING CARD GAME", size=6.5, color=(255, 255, 255)
+            _MARGIN + 3,
+            top + 4.2,
+            _("POKÉMON TRADING CARD GAME"),
+            size=6.5,
+            color=(255, 255, 255),
         )
         self.text_at(
             _MARGIN + 3,
             top + 9,
-            "DECK REGISTRATION SHEET",
+            _("DECK REGISTRATION SHEET"),
             size=13,
             bold=True,
             color=(255, 255, 255),
@@ -135,17 +165,17 @@ class _Writer(Canvas):
         y = self.boxes(
             y,
             [
-                ("Player name", sheet.player_name, _WIDTH - 80),
-                ("Player ID", sheet.player_id, 40),
-                ("Date of birth", sheet.birth_date, 40),
+                (_("Player name"), sheet.player_name, _WIDTH - 80),
+                (_("Player ID"), sheet.player_id, 40),
+                (_("Date of birth"), sheet.birth_date, 40),
             ],
         )
         y = self.boxes(
             y,
             [
-                ("Event", event_name, _WIDTH - 80),
-                ("Event date", sheet.event_date or subtitle, 40),
-                ("Judge initials (deck check)", "", 40),
+                (_("Event"), event_name, _WIDTH - 80),
+                (_("Event date"), sheet.event_date or subtitle, 40),
+                (_("Judge initials (deck check)"), "", 40),
             ],
         )
         return self.divisions(y, sheet.division)
@@ -165,7 +195,7 @@ class _Writer(Canvas):
         """ "Age division" with a box per division, the player's one crossed."""
         pdf, h = self.pdf, 8.0
         pdf.rect(_MARGIN, y, _WIDTH, h)
-        self.text_at(_MARGIN + 1.8, y + 5.2, "AGE DIVISION", size=6, color=_MUTED)
+        self.text_at(_MARGIN + 1.8, y + 5.2, _("AGE DIVISION"), size=6, color=_MUTED)
         x = _MARGIN + 30
         for name in DIVISIONS:
             pdf.rect(x, y + 2, 4, 4)
@@ -175,7 +205,11 @@ class _Writer(Canvas):
                 pdf.line(x + 0.6, y + 5.4, x + 3.4, y + 2.6)
                 pdf.set_line_width(0.3)
             self.text_at(
-                x + 6, y + 5.4, name, size=9.5, bold=division.lower().startswith(name.lower()[:5])
+                x + 6,
+                y + 5.4,
+                _division_word(name),
+                size=9.5,
+                bold=division.lower().startswith(name.lower()[:5]),
             )
             x += 38
         return y + h
@@ -183,31 +217,44 @@ class _Writer(Canvas):
     def verdict(self, sheet: DeckSheet, y: float) -> float:
         """The site's check of the list (for the staff who check it), with its findings."""
         pdf = self.pdf
-        count = f"{sheet.card_count} cards" if sheet.card_count is not None else ""
+        count = ""
+        if sheet.card_count is not None:
+            count = ngettext("%(count)s card", "%(count)s cards", sheet.card_count) % {
+                "count": sheet.card_count
+            }
         if sheet.legal is None:
-            head, color, background = "No verdict", _MUTED, (240, 242, 245)
+            head, color, background = _("No verdict"), _MUTED, (240, 242, 245)
         elif sheet.legal:
-            head, color, background = "Legal", _OK, _OK_BG
+            head, color, background = _("Legal"), _OK, _OK_BG
         else:
-            head, color, background = "NOT LEGAL", _ERR, _ERR_BG
+            head, color, background = _("NOT LEGAL"), _ERR, _ERR_BG
         pdf.set_fill_color(*background)
         pdf.rect(_MARGIN, y, _WIDTH, 6.5, style="F")
-        self.text_at(_MARGIN + 2, y + 4.6, "Site check:", size=8, color=_MUTED)
+        self.text_at(_MARGIN + 2, y + 4.6, _("Site check:"), size=8, color=_MUTED)
         self.text_at(_MARGIN + 19, y + 4.6, head, size=10, bold=True, color=color)
         self.style(10, bold=True)
         head_w = pdf.get_string_width(self.clean(head))
         if count:
             self.text_at(_MARGIN + 22 + head_w, y + 4.6, count, size=9, color=_INK)
-        listed = (f"list version {sheet.version}" if sheet.version else "") + (
-            f", submitted {sheet.submitted}" if sheet.submitted else ""
-        )
+        if sheet.version and sheet.submitted:
+            listed = _("list version %(version)s, submitted %(when)s") % {
+                "version": sheet.version,
+                "when": sheet.submitted,
+            }
+        elif sheet.version:
+            listed = _("list version %(version)s") % {"version": sheet.version}
+        elif sheet.submitted:
+            listed = _(", submitted %(when)s") % {"when": sheet.submitted}
+        else:
+            listed = ""
         if listed:
             self.right_at(_PAGE_W - _MARGIN - 2, y + 4.6, listed, size=8, color=_MUTED)
         y += 6.5
         findings = list(sheet.findings)
         shown = findings[:_MAX_FINDINGS]
         if len(findings) > _MAX_FINDINGS:
-            shown.append(f"… and {len(findings) - _MAX_FINDINGS} more (see the verdict online).")
+            more = len(findings) - _MAX_FINDINGS
+            shown.append(_("… and %(count)s more (see the verdict online).") % {"count": more})
         self.style(8, color=_ERR if sheet.legal is False else _MUTED)
         for message in shown:
             pdf.set_xy(_MARGIN + 2, y + 0.6)
@@ -239,7 +286,8 @@ class _Writer(Canvas):
         """Draw rows down one column while they fit; returns the rest."""
         size = min(9.5, row_h * 1.75)
         if rows and rows[0][0] == "card":
-            rows.insert(0, ("heading", (f"{rows[0][1].section}, continued", "")))
+            section = _section_word(rows[0][1].section)
+            rows.insert(0, ("heading", (_("%(section)s, continued") % {"section": section}, "")))
         x = _MARGIN + column * (_COLUMN_W + _COLUMN_GAP)
         y = top
         while rows:
@@ -267,12 +315,13 @@ class _Writer(Canvas):
         pdf.set_fill_color(*_INK)
         pdf.rect(x, y, _COLUMN_W, bar, style="F")
         white = (255, 255, 255)
+        title = _section_word(title)
         self.text_at(x + 1.5, y + bar - 1.3, title.upper(), size=size, bold=True, color=white)
         if count != "":
             self.right_at(
                 x + _COLUMN_W - 1.5,
                 y + bar - 1.3,
-                f"{count} card{'' if count == 1 else 's'}",
+                ngettext("%(count)s card", "%(count)s cards", count) % {"count": count},
                 size=size - 1,
                 bold=True,
                 color=white,
@@ -281,12 +330,14 @@ class _Writer(Canvas):
         pdf.rect(x, y + bar, _COLUMN_W, height - bar, style="DF")
         base = y + height - 1.0
         small = max(5.5, size - 3)
-        self.text_at(x + 1.2, base, "QTY", size=small, bold=True, color=_MUTED)
-        self.text_at(x + _QTY_W + 1.5, base, "NAME", size=small, bold=True, color=_MUTED)
-        self.text_at(
-            x + _COLUMN_W - _SET_W - _NO_W + 1.2, base, "SET", size=small, bold=True, color=_MUTED
+        heads = (
+            (x + 1.2, pgettext("sheet column: quantity", "QTY")),
+            (x + _QTY_W + 1.5, pgettext("sheet column: card name", "NAME")),
+            (x + _COLUMN_W - _SET_W - _NO_W + 1.2, pgettext("sheet column: set code", "SET")),
+            (x + _COLUMN_W - _NO_W + 1.2, pgettext("sheet column: collector number", "NO.")),
         )
-        self.text_at(x + _COLUMN_W - _NO_W + 1.2, base, "NO.", size=small, bold=True, color=_MUTED)
+        for head_x, head in heads:
+            self.text_at(head_x, base, head, size=small, bold=True, color=_MUTED)
 
     def card_row(self, x: float, y: float, height: float, line: SheetLine | None, size: float):
         """One ruled row: quantity, name, set and collector number (an empty row when
@@ -314,8 +365,10 @@ class _Writer(Canvas):
         pdf, y = self.pdf, _TOTALS_Y
         counts = {s: sum(line.count for line in sheet.lines if line.section == s) for s in SECTIONS}
         other = sum(line.count for line in sheet.lines if line.section not in SECTIONS)
-        parts = [*counts.items(), *([("Other", other)] if other else [])]
-        parts.append(("Total", sum(line.count for line in sheet.lines)))
+        parts = [(_section_word(s), n) for s, n in counts.items()]
+        if other:
+            parts.append((pgettext("sheet totals", "Other"), other))
+        parts.append((pgettext("sheet totals", "Total"), sum(line.count for line in sheet.lines)))
         pdf.set_draw_color(*_INK)
         pdf.set_line_width(0.3)
         width = _WIDTH / len(parts)
@@ -329,12 +382,18 @@ class _Writer(Canvas):
             self.right_at(x + width - 2, y + 5.8, str(count), size=11, bold=True)
 
     def footer(self, sheet: DeckSheet, event_name: str, page: int) -> None:
-        text = f"{event_name} · {sheet.player_name}" + (f" · page {page}" if page > 1 else "")
+        text = f"{event_name} · {sheet.player_name}"
+        if page > 1:
+            text = _("%(event)s · %(player)s · page %(page)s") % {
+                "event": event_name,
+                "player": sheet.player_name,
+                "page": page,
+            }
         self.text_at(_MARGIN, _FOOTER_Y, text, size=7, color=_MUTED, width=_WIDTH * 0.6)
         self.right_at(
             _PAGE_W - _MARGIN,
             _FOOTER_Y,
-            "Checked by (judge): ______________",
+            _("Checked by (judge): ______________"),
             size=7,
             color=_MUTED,
         )

@@ -9,8 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
 from rules.cards import CardIndex
 
+from ..findings_text import word_record
 from ..parser import parse_decklist
 
 SECTIONS = ("Pokémon", "Trainer", "Energy")
@@ -28,7 +32,7 @@ class SheetLine:
 @dataclass(frozen=True)
 class DeckSheet:
     """One player's sheet. `legal` is None when the list has no verdict; `findings` are the
-    verdict's messages (errors first)."""
+    verdict's messages (errors first), worded in the active language."""
 
     player_name: str
     player_id: str
@@ -59,11 +63,13 @@ def deck_sheet(
     event_date: str = "",
 ) -> DeckSheet:
     """One player's sheet from a stored decklist: its lines under their sections, the
-    verdict's messages (errors first, then warnings), and when it was submitted
-    (`submitted_at` in the time zone to print)."""
+    verdict's messages (errors first, then warnings) in the active language, and when it
+    was submitted (`submitted_at` in the time zone to print)."""
     verdict = verdict or {}
-    findings = [f.get("message", "") for f in verdict.get("errors", [])]
-    findings += [f"Warning: {f.get('message', '')}" for f in verdict.get("warnings", [])]
+    findings = [word_record(f) for f in verdict.get("errors", [])]
+    findings += [
+        _("Warning: %(message)s") % {"message": word_record(f)} for f in verdict.get("warnings", [])
+    ]
     return DeckSheet(
         player_name=player_name,
         player_id=player_id,
@@ -73,7 +79,7 @@ def deck_sheet(
         card_count=card_count,
         findings=findings,
         version=version,
-        submitted=f"{submitted_at.day} {submitted_at:%b %Y, %H:%M}" if submitted_at else "",
+        submitted=date_format(submitted_at, "j M Y, H:i") if submitted_at else "",
         birth_date=birth_date,
         event_date=event_date,
     )

@@ -9,6 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from league import permissions
@@ -24,16 +26,19 @@ from ..models import JudgeCall
 def _require_judge(request, event, action: str = "judge-calls") -> None:
     require_visible(request, event)
     if not permissions.can(request.user, event, action):
-        raise PermissionDenied("Only the event's judges can see this page.")
+        raise PermissionDenied(_("Only the event's judges can see this page."))
 
 
 def _age(since, now) -> str:
     seconds = max(0, int((now - since).total_seconds()))
     if seconds < 60:
-        return f"{seconds} s"
+        return pgettext("age", "%(seconds)s s") % {"seconds": seconds}
     if seconds < 3600:
-        return f"{seconds // 60} min"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+        return pgettext("age", "%(minutes)s min") % {"minutes": seconds // 60}
+    return pgettext("age", "%(hours)s h %(minutes)s min") % {
+        "hours": seconds // 3600,
+        "minutes": seconds % 3600 // 60,
+    }
 
 
 @login_required
@@ -76,13 +81,19 @@ def pick_tables(request, event_id: int):
     form = PickTablesForm(request.POST)
     current = Round.objects.filter(event=event).order_by("-number").first()
     if not form.is_valid() or current is None:
-        messages.error(request, "Choose how many tables to check in a paired round.")
+        messages.error(request, _("Choose how many tables to check in a paired round."))
         return redirect("floor-queue", event.pk)
     picked = services.pick_tables(
         round_=current, by_user=request.user, count=form.cleaned_data["count"]
     )
-    tables = ", ".join(str(m.table) for m in picked) or "none"
-    messages.success(request, f"Deck checks in round {current.number}: table(s) {tables}.")
+    if picked:
+        text = _("Deck checks in round %(round)s: table(s) %(tables)s.") % {
+            "round": current.number,
+            "tables": ", ".join(str(m.table) for m in picked),
+        }
+    else:
+        text = _("Deck checks in round %(round)s: table(s) none.") % {"round": current.number}
+    messages.success(request, text)
     if picked:
         return redirect("floor-deck-check", picked[0].pk)
     return redirect("floor-queue", event.pk)
@@ -100,7 +111,7 @@ def call_judge(request, match_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, "Your call is with the judges: please wait at your table.")
+        messages.success(request, _("Your call is with the judges: please wait at your table."))
     return redirect("match-detail", match.pk)
 
 
@@ -117,7 +128,9 @@ def call_take(request, call_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, f"You took the call at table {call.match.table}.")
+        messages.success(
+            request, _("You took the call at table %(table)s.") % {"table": call.match.table}
+        )
     return redirect("floor-queue", call.event_id)
 
 
@@ -132,5 +145,7 @@ def call_close(request, call_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, f"Call at table {call.match.table} closed.")
+        messages.success(
+            request, _("Call at table %(table)s closed.") % {"table": call.match.table}
+        )
     return redirect("floor-queue", call.event_id)

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from decks.printing import SECTIONS, sheet_lines
 from decks.services import card_index
@@ -37,7 +38,7 @@ def _load(request, match_id: int, action: str) -> Match:
     )
     require_visible(request, match.round.event)
     if not permissions.can(request.user, match.round.event, action):
-        raise PermissionDenied("Only the event's judges can see this page.")
+        raise PermissionDenied(_("Only the event's judges can see this page."))
     return match
 
 
@@ -66,8 +67,12 @@ def match_floor(request, match_id: int):
                 else:
                     messages.success(
                         request,
-                        f"Table {match.table}: +{extension_form.cleaned_data['minutes']} min "
-                        f"(+{match.extra_minutes} min in all).",
+                        _("Table %(table)s: +%(minutes)s min (+%(total)s min in all).")
+                        % {
+                            "table": match.table,
+                            "minutes": extension_form.cleaned_data["minutes"],
+                            "total": match.extra_minutes,
+                        },
                     )
                     return redirect("floor-match", match.pk)
         elif action == "penalty" and penalty_form is not None:
@@ -79,12 +84,15 @@ def match_floor(request, match_id: int):
                 except DomainError as exc:
                     show_error(request, exc, form=penalty_form)
                 else:
-                    text = full_stop(f"{made.label} for {made.player.name}")
+                    text = full_stop(
+                        _("%(penalty)s for %(player)s")
+                        % {"penalty": made.label, "player": made.player.name}
+                    )
                     if made.penalty in ("game-loss", "match-loss", "disqualification"):
-                        text += (
-                            " The result was updated."
+                        text += " " + (
+                            _("The result was updated.")
                             if made.result_changed
-                            else " The result is unchanged: enter the game loss with the result."
+                            else _("The result is unchanged: enter the game loss with the result.")
                         )
                     messages.success(request, text)
                     return redirect("floor-match", match.pk)
@@ -99,7 +107,11 @@ def match_floor(request, match_id: int):
             except DomainError as exc:
                 show_error(request, exc)
             else:
-                messages.success(request, f"{made.label} for {made.player.name}: {made.note}.")
+                messages.success(
+                    request,
+                    _("%(penalty)s for %(player)s: %(note)s.")
+                    % {"penalty": made.label, "player": made.player.name, "note": made.note},
+                )
                 return redirect("floor-match", match.pk)
         status = 400
     players = [r.player for r in (match.player_a, match.player_b) if r is not None]
@@ -146,7 +158,7 @@ def deck_check(request, match_id: int):
     straight on to the penalty form, filled in with a Deck/Decklist problem."""
     match = _load(request, match_id, "deck-checks")
     if match.is_bye:
-        messages.error(request, "A bye has no table to check.")
+        messages.error(request, _("A bye has no table to check."))
         return redirect("floor-match", match.pk)
     names = names_of(match)
     forms = {side: DeckCheckForm(initial={"side": side}, auto_id=f"id_{side}_%s") for side in "ab"}
@@ -162,17 +174,23 @@ def deck_check(request, match_id: int):
                 show_error(request, exc, form=form)
             else:
                 if data["outcome"] == DeckCheck.Outcome.MISMATCH:
-                    messages.warning(request, f"Deck check: mismatch for {names[data['side']]}.")
+                    messages.warning(
+                        request,
+                        _("Deck check: mismatch for %(player)s.") % {"player": names[data["side"]]},
+                    )
                     query = urlencode(
                         {
                             "side": data["side"],
                             "infraction": "deck-decklist",
                             "penalty": "game-loss",
-                            "note": f"Deck check: {data['note']}",
+                            "note": _("Deck check: %(note)s") % {"note": data["note"]},
                         }
                     )
                     return redirect(f"{reverse('floor-match', args=[match.pk])}?{query}#penalty")
-                messages.success(request, f"Deck check: {names[data['side']]}'s deck is OK.")
+                messages.success(
+                    request,
+                    _("Deck check: %(player)s's deck is OK.") % {"player": names[data["side"]]},
+                )
                 return redirect("floor-deck-check", match.pk)
         if side in forms:
             forms[side] = form

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import permissions
@@ -89,7 +90,7 @@ def archetype_edit(request, event_id: int, registration_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, "Archetype saved.")
+        messages.success(request, _("Archetype saved."))
     return redirect("player-rounds", event.pk, registration.pk)
 
 
@@ -99,7 +100,7 @@ def archetype_rules(request, slug: str):
     """The league's organisers edit the ordered rules that suggest archetypes."""
     league = get_object_or_404(League, slug=slug)
     if not permissions.is_league_organiser(request.user, league):
-        raise PermissionDenied("Only the league's organisers edit its archetype rules.")
+        raise PermissionDenied(_("Only the league's organisers edit its archetype rules."))
     text = format_rules(selectors.league_rules(league))
     if request.method == "POST":
         text = request.POST.get("rules", "")
@@ -108,6 +109,6 @@ def archetype_rules(request, slug: str):
         except DomainError as exc:
             show_error(request, exc)
         else:
-            messages.success(request, "Archetype rules saved.")
+            messages.success(request, _("Archetype rules saved."))
             return redirect("archetype-rules", league.slug)
     return render(request, "insights/archetype_rules.html", {"league": league, "text": text})

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.params import parse_number
@@ -21,7 +22,7 @@ def _table(request) -> int | None:
     if not raw:
         return None
     if (table := parse_number(raw, lo=1, hi=99999)) is None:
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     return table
 
 
@@ -50,13 +51,16 @@ def event_stream(request, event_id: int):
         try:
             table = parse_number(raw, lo=1, hi=99999)
             if raw and table is None:
-                raise DomainError("table-invalid", "A table number is 1 or more.")
+                raise DomainError("table-invalid", _("A table number is 1 or more."))
             services.set_feature_table(user=request.user, event=event, table=table)
         except DomainError as exc:
             show_error(request, exc)
         else:
             messages.success(
-                request, f"Feature match: table {raw}." if raw else "No feature match."
+                request,
+                _("Feature match: table %(table)s.") % {"table": raw}
+                if raw
+                else _("No feature match."),
             )
         return redirect("event-stream", event.pk)
     overlay = request.build_absolute_uri(reverse("event-overlay", args=[event.pk]))

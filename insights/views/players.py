@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league.models import Event, Player, Registration
@@ -24,7 +25,7 @@ def player_page(request, player_id: int):
     player = get_object_or_404(Player, pk=player_id)
     own = request.user.is_authenticated and player.user_id == request.user.pk
     if player.page_hidden and not own:
-        raise Http404("No such player page.")
+        raise Http404(_("No such player page."))
     registrations = (
         Registration.objects.filter(player=player, status__in=SHOWN)
         .exclude(event__status=Event.Status.DRAFT)

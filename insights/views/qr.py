@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import permissions
 from league.models import Event, Registration
@@ -25,11 +27,11 @@ def event_poster(request, event_id: int):
     require_visible(request, event)
     url = request.build_absolute_uri(reverse("event-detail", args=[event.pk]))
     call = (
-        "Pairings"
+        pgettext("poster", "Pairings")
         if event.status in DURING
-        else "Results"
+        else pgettext("poster", "Results")
         if event.status == Event.Status.FINISHED
-        else "Register"
+        else pgettext("poster", "Register")
     )
     return render(
         request,
@@ -45,7 +47,7 @@ def my_code(request, event_id: int):
     require_visible(request, event)
     registration = own_registration(request.user, event)
     if registration is None:
-        raise Http404("You are not registered for this event.")
+        raise Http404(_("You are not registered for this event."))
     url = request.build_absolute_uri(reverse("registration-card", args=[event.pk, registration.pk]))
     return render(
         request,
@@ -54,7 +56,7 @@ def my_code(request, event_id: int):
             "event": event,
             "registration": registration,
             "url": url,
-            "qr": qr_svg(url, title="Your check-in code"),
+            "qr": qr_svg(url, title=_("Your check-in code")),
         },
     )
 

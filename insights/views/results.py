@@ -7,6 +7,7 @@ from itertools import groupby
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from league.models import Division
 from league.view_helpers import get_event, require_visible
@@ -23,7 +24,7 @@ def event_results(request, event_id: int):
     require_visible(request, event)
     rows = selectors.results_with_decks(event)
     if not rows:
-        raise Http404("The event is not finished yet: no final results.")
+        raise Http404(_("The event is not finished yet: no final results."))
     if len({r["place"] for r in rows}) < len(rows):  # places numbered within each division
         groups = [
             {"name": NAMES.get(d, d), "items": list(items)}

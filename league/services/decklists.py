@@ -6,6 +6,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from decks.findings_text import verdict_record
 from decks.services import check_decklist
 from notifications import outbox
 from rules.errors import DomainError
@@ -103,7 +104,7 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
         version=(registration.last_version or 0) + 1,
         text=text,
         legal=verdict.legal,
-        verdict=verdict.to_dict(),
+        verdict=verdict_record(verdict),
         card_count=verdict.card_count,
         submitted_by=by_user if by_user and by_user.is_authenticated else None,
         after_deadline=bool(lock),

@@ -7,6 +7,9 @@ from __future__ import annotations
 import dataclasses
 from datetime import date
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from league.models import Season
 from matches.models import Round
 from rules import divisions as age
@@ -59,11 +62,11 @@ class SaveDiffers(DomainError):
 
 #: How TOM pairs a pod's players, in words.
 POD_WORDS = {
-    tdf.JUNIORS: "Juniors",
-    tdf.SENIORS: "Seniors",
-    tdf.MASTERS: "Masters",
-    tdf.JUNIORS_SENIORS: "Juniors and Seniors together",
-    tdf.ALL_AGES: "all divisions together",
+    tdf.JUNIORS: gettext_lazy("Juniors"),
+    tdf.SENIORS: gettext_lazy("Seniors"),
+    tdf.MASTERS: gettext_lazy("Masters"),
+    tdf.JUNIORS_SENIORS: gettext_lazy("Juniors and Seniors together"),
+    tdf.ALL_AGES: gettext_lazy("all divisions together"),
 }
 
 
@@ -71,9 +74,12 @@ def pairing_words(t: tdf.Tournament) -> str:
     """How the save pairs its players: "all divisions together" or "each division on its
     own (Juniors and Seniors together; Masters)"."""
     if len(t.pods) == 1:
-        return "all divisions together"
-    pods = "; ".join(POD_WORDS.get(p.category, f"pod {p.category}") for p in t.pods)
-    return f"the divisions in {len(t.pods)} groups ({pods})"
+        return _("all divisions together")
+    pods = "; ".join(
+        str(POD_WORDS.get(p.category, _("pod %(category)s") % {"category": p.category}))
+        for p in t.pods
+    )
+    return _("the divisions in %(count)s groups (%(pods)s)") % {"count": len(t.pods), "pods": pods}
 
 
 def to_json(t: tdf.Tournament) -> dict:
@@ -119,7 +125,10 @@ def from_json(d: dict) -> tdf.Tournament:
 def read_save(data: bytes) -> tdf.Tournament:
     """Parse a save, turning `tdf.TdfError` into `tdf-invalid`."""
     if len(data) > MAX_SAVE_BYTES:
-        raise invalid("file", f"the file is larger than {MAX_SAVE_BYTES // 1024 // 1024} MB")
+        raise invalid(
+            "file",
+            _("the file is larger than %(size)s MB") % {"size": MAX_SAVE_BYTES // 1024 // 1024},
+        )
     try:
         return tdf.parse(data)
     except tdf.TdfError as exc:

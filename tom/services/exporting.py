@@ -310,7 +310,7 @@ class _Exporter:
                 first, last = p.firstname, p.lastname
                 created, modified, starter = p.creationdate, p.lastmodifieddate, p.starter
             else:
-                first, _, last = player.name.partition(" ")
+                first, _sep, last = player.name.partition(" ")
                 created = modified = tom_stamp(reg.registered_at)
                 starter = True
             out.append(

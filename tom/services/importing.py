@@ -10,6 +10,8 @@ from datetime import date, datetime, time
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from decks.models import Format
 from decks.services import ensure_default_formats
@@ -95,7 +97,9 @@ def import_save(
             )
             if not permissions.can(by_user, event, "manage-event"):
                 raise DomainError(
-                    "not-allowed", "Only the event's organisers can import a TOM save.", status=403
+                    "not-allowed",
+                    _("Only the event's organisers can import a TOM save."),
+                    status=403,
                 )
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
@@ -103,11 +107,18 @@ def import_save(
             if (tom is None or not tom.save_data) and Round.objects.filter(event=event).exists():
                 paired = Round.objects.filter(event=event).count()
                 raise SaveDiffers(
-                    f"{event} already has {paired} round{'s' if paired != 1 else ''} paired "
-                    f"here, on the site, and none from TOM; this save has TOM's own pairings "
-                    f"({pairing_words(t)}). A save can only be applied to an event TOM "
-                    "pairs from round 1: import it as a new event, or keep pairing this "
-                    "event here.",
+                    ngettext(
+                        "%(event)s already has %(count)s round paired here, on the site, and "
+                        "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
+                        "can only be applied to an event TOM pairs from round 1: import it as a "
+                        "new event, or keep pairing this event here.",
+                        "%(event)s already has %(count)s rounds paired here, on the site, and "
+                        "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
+                        "can only be applied to an event TOM pairs from round 1: import it as a "
+                        "new event, or keep pairing this event here.",
+                        paired,
+                    )
+                    % {"event": event, "count": paired, "pairing": pairing_words(t)},
                     fix="new-event",
                 )
             if tom is None:
@@ -117,7 +128,8 @@ def import_save(
             elif tom.sanction_id != t.data.id:
                 raise contradicts(
                     "tournament/data/id",
-                    f"this save is tournament {t.data.id}, the event mirrors {tom.sanction_id}.",
+                    _("this save is tournament %(save)s, the event mirrors %(event)s.")
+                    % {"save": t.data.id, "event": tom.sanction_id},
                 )
         summary = Replay(event, tom, t, by_user).run()
         event.refresh_from_db()  # its status, structure and pods as the save left them

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.utils.translation import gettext as _
+
 from league import services as league_services
 from league.models import Event, Player, Registration
 from matches import services as match_services
@@ -52,12 +54,17 @@ class Replay:
         separate = len(t.pods) > 1
         if self.separate != separate:
             if had_rounds:
-                ours = "each division on its own" if self.separate else "all divisions together"
+                ours = (
+                    _("each division on its own") if self.separate else _("all divisions together")
+                )
                 raise SaveDiffers(
-                    f"In this save TOM pairs {pairing_words(t)}; this event pairs {ours}, and "
-                    "its rounds are already paired that way here, so the save cannot be "
-                    "applied to it. Pair the event the same way in TOM, or import the save as "
-                    "a new event.",
+                    _(
+                        "In this save TOM pairs %(theirs)s; this event pairs %(ours)s, and "
+                        "its rounds are already paired that way here, so the save cannot be "
+                        "applied to it. Pair the event the same way in TOM, or import the save "
+                        "as a new event."
+                    )
+                    % {"theirs": pairing_words(t), "ours": ours},
                     fix="new-event",
                 )
             mode = Event.DivisionMode.SEPARATE if separate else Event.DivisionMode.COMBINED
@@ -80,7 +87,8 @@ class Replay:
         missing = existing - set(rounds)
         if missing:
             raise contradicts(
-                "tournament/pods", f"round {min(missing)} is on the site but not in this save."
+                "tournament/pods",
+                _("round %(round)s is on the site but not in this save.") % {"round": min(missing)},
             )
         last = max(rounds, default=0)
         for number in sorted(rounds):
@@ -131,8 +139,11 @@ class Replay:
                 if (self.tom.save_data or had_rounds) and not gone:
                     raise contradicts(
                         "tournament/players",
-                        f"player {userid} ({reg.player.name}) is in the event but not in this save: "
-                        f"add them in TOM, or withdraw them here.",
+                        _(
+                            "player %(id)s (%(name)s) is in the event but not in this save: "
+                            "add them in TOM, or withdraw them here."
+                        )
+                        % {"id": userid, "name": reg.player.name},
                     )
                 if reg.is_active or reg.status == Registration.Status.WAITLISTED:
                     league_services.drop(
@@ -155,7 +166,8 @@ class Replay:
             if had_rounds and p.userid in self.pod_of:
                 raise contradicts(
                     f"tournament/players/player[{i}]",
-                    f"player {p.userid} is new in this save but plays from the first round.",
+                    _("player %(id)s is new in this save but plays from the first round.")
+                    % {"id": p.userid},
                 )
             reg = self._register(p.userid)
             if p.userid not in self.pod_of:  # registered in TOM but in no pod: withdrawn
@@ -178,7 +190,8 @@ class Replay:
         if reg.status == Registration.Status.WAITLISTED:
             raise contradicts(
                 "tournament/players",
-                f"the event is full: {p.name} ({userid}) is on the waiting list.",
+                _("the event is full: %(name)s (%(id)s) is on the waiting list.")
+                % {"name": p.name, "id": userid},
             )
         reg.player = player
         self.regs[userid] = reg
@@ -190,7 +203,9 @@ class Replay:
     def _reg(self, userid: str, where: str) -> Registration:
         reg = self.regs.get(userid)
         if reg is None:
-            raise contradicts(where, f"player {userid} plays here but is not registered.")
+            raise contradicts(
+                where, _("player %(id)s plays here but is not registered.") % {"id": userid}
+            )
         return reg
 
     def _round(
@@ -203,7 +218,10 @@ class Replay:
             where = f"tournament/pods/pod[{self.t.pods.index(pod) + 1}]/rounds/round[{pod.rounds.index(r) + 1}]"
             if (Round.Stage.TOP_CUT if r.is_top_cut else Round.Stage.SWISS) != stage:
                 raise contradicts(
-                    where, f"round {r.number} is Swiss in one pod and top cut in another here."
+                    where,
+                    # Translators: "Swiss" and "top cut" are the official tournament terms.
+                    _("round %(round)s is Swiss in one pod and top cut in another here.")
+                    % {"round": r.number},
                 )
             label = self.label(pod)
             mine = [m for m in site_matches if m.division == label]
@@ -227,8 +245,11 @@ class Replay:
                 if played:
                     raise contradicts(
                         where,
-                        f"round {r.number} is paired differently here and has results "
-                        f"(table {played[0].table}): TOM cannot have re-paired it.",
+                        _(
+                            "round %(round)s is paired differently here and has results "
+                            "(table %(table)s): TOM cannot have re-paired it."
+                        )
+                        % {"round": r.number, "table": played[0].table},
                     )
                 site_matches = [m for m in site_matches if m.division != label]
             if not mine or repaired:
@@ -301,7 +322,9 @@ class Replay:
                 if reg.status == Registration.Status.DROPPED and upto is None:
                     raise contradicts(
                         f"tournament/players/player[{i}]",
-                        f"{p.name} ({p.userid}) dropped before; this save has no <dropped>.",
+                        # Translators: <dropped> is the name of an element in TOM's file: keep it.
+                        _("%(name)s (%(id)s) dropped before; this save has no <dropped>.")
+                        % {"name": p.name, "id": p.userid},
                     )
                 continue
             pod = self.pod_of.get(p.userid)
@@ -317,7 +340,8 @@ class Replay:
                 if reg.dropped_after_round != after and upto is None:
                     raise contradicts(
                         f"tournament/players/player[{i}]/dropped/round",
-                        f"{p.name} dropped after round {reg.dropped_after_round} before, round {after} now.",
+                        _("%(name)s dropped after round %(before)s before, round %(now)s now.")
+                        % {"name": p.name, "before": reg.dropped_after_round, "now": after},
                     )
                 continue
             if not reg.is_active:
@@ -341,7 +365,8 @@ class Replay:
                 reg = self.regs.get(place.id)
                 if reg is None:
                     raise contradicts(
-                        "tournament/standings", f"player {place.id} is ranked but not registered."
+                        "tournament/standings",
+                        _("player %(id)s is ranked but not registered.") % {"id": place.id},
                     )
                 placements.append((reg.pk, DIVISION_OF_CATEGORY[block.category], place.place))
         league_services.record_placements(event=self.event, placements=placements)

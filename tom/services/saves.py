@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league.models import Event
@@ -59,7 +60,7 @@ def receive_save(*, event: Event, data: bytes, by_user, filename: str = "", sour
     TOM save, too large) and `not-allowed` at once."""
     if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(
-            "not-allowed", "Only the event's organisers can import a TOM save.", status=403
+            "not-allowed", _("Only the event's organisers can import a TOM save."), status=403
         )
     read_save(data)  # a file that is no TOM save is refused now, not by the worker
     sha = tdf.content_hash(data)
@@ -172,11 +173,11 @@ def import_as_new_event(*, save: TomSave, by_user) -> ImportResult:
     season from the stored file. Raises `not-allowed`, `tdf-invalid`."""
     if save.status != TomSave.Status.REFUSED or not save.data:
         raise DomainError(
-            "tdf-differs", "This save is no longer waiting for a decision.", status=409
+            "tdf-differs", _("This save is no longer waiting for a decision."), status=409
         )
     event = save.event
     if not permissions.can(by_user, event, "manage-event"):
-        raise DomainError("not-allowed", "Only the event's organisers can do this.", status=403)
+        raise DomainError("not-allowed", _("Only the event's organisers can do this."), status=403)
     result = import_save(
         data=bytes(save.data),
         by_user=by_user,

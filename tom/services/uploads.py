@@ -8,6 +8,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league.models import Event
@@ -28,7 +29,7 @@ def new_upload_token(*, event: Event, by_user) -> str:
     the token, which is stored only as its SHA-256: show it once. Staff only."""
     if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(
-            "not-allowed", "Only the event's organisers can make an upload token.", status=403
+            "not-allowed", _("Only the event's organisers can make an upload token."), status=403
         )
     tom = TomEvent.objects.select_for_update().filter(event=event).first()
     if tom is None:

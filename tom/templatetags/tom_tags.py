@@ -4,6 +4,7 @@ how our standings compare with TOM's)."""
 from django import template
 
 from tom import selectors
+from tom.wording import summary_label
 
 register = template.Library()
 
@@ -27,4 +28,4 @@ def tom_panel(context, event, staff):
 @register.filter
 def tom_label(key: str) -> str:
     """`results_changed` → `results changed`."""
-    return str(key).replace("_", " ")
+    return summary_label(key)

@@ -2,6 +2,8 @@
 // (never a reload, so OBS never flashes); the table's clock (the round's end plus the
 // table's time extensions) ticks each second from the server's time, and reads "Final"
 // without counting once the result stands. A static file, as the site's CSP allows no inline script.
+// Its words come from the page, in the reader's language: `data-t-*` on <body>, with
+// __ROUND__, __STAGE__, __TABLE__, __MINUTES__ where the figures go.
 (function () {
   "use strict";
   var body = document.body;
@@ -9,6 +11,12 @@
   var offset = 0; // server time minus local time, in ms
   var endsAt = null;
   var final = body.dataset.final === "1"; // the result stands: "Final", no counting
+  var words = body.dataset;
+
+  function fill(text, values) {
+    Object.keys(values).forEach(function (key) { text = text.split(key).join(String(values[key])); });
+    return text;
+  }
 
   function field(name, root) {
     return (root || document).querySelector('[data-field="' + name + '"]');
@@ -26,7 +34,7 @@
   function tick() {
     var clock = field("clock");
     clock.classList.toggle("final", final);
-    if (final) { setText(clock, "Final"); clock.classList.remove("over"); return; }
+    if (final) { setText(clock, words.tFinal); clock.classList.remove("over"); return; }
     if (!endsAt) { setText(clock, "–"); return; }
     var left = Math.round((endsAt - (Date.now() + offset)) / 1000);
     var over = left <= 0;
@@ -36,9 +44,11 @@
     clock.classList.toggle("over", over);
   }
   function where(data) {
-    if (!data.round) return "Waiting for pairings";
-    var text = "Round " + data.round + (data.stage ? " (" + data.stage + ")" : "");
-    return data.table ? text + " · Table " + data.table : text;
+    if (!data.round) return words.tWaiting;
+    var text = data.stage
+      ? fill(words.tRoundStage, { __ROUND__: data.round, __STAGE__: data.stage })
+      : fill(words.tRound, { __ROUND__: data.round });
+    return data.table ? text + " · " + fill(words.tTable, { __TABLE__: data.table }) : text;
   }
   function pokemonKey(cards) {
     return cards.map(function (c) { return c.count + " " + c.name; }).join("\n");
@@ -69,7 +79,7 @@
     syncTime(data.now, data.ends_at);
     final = Boolean(data.final);
     var extension = field("extension");
-    setText(extension, "+" + (data.extra_minutes || 0) + " min");
+    setText(extension, fill(words.tExtension, { __MINUTES__: data.extra_minutes || 0 }));
     setHidden(extension, final || !data.extra_minutes);
     var has = data.players.length === 2;
     setHidden(field("match"), !has);
