@@ -110,7 +110,7 @@ class EventForm(forms.ModelForm):
                   "round_minutes", "deck_deadline", "capacity", "division_mode",
                   "sudden_death_style", "sudden_death_prizes", "swiss_rounds", "top_cut",
                   "require_check_in", "status", "decklists_open", "rule_edition", "days", "day1_rounds",
-                  "venue_name", "venue_address", "time_zone", "entry_fee", "description", "contact"]  # fmt: skip
+                  "venue_name", "venue_address", "time_zone", "entry_fee", "description", "contact", "language"]  # fmt: skip
         widgets = {
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
@@ -143,9 +143,13 @@ class EventForm(forms.ModelForm):
         self.fields["kind"].required = False  # a form without it makes a tournament
         self.fields["decklists_open"].required = False  # a form without it keeps the phase
         self.fields["days"].required = False  # a form without it keeps one day
+        self.fields["language"].required = False  # a form without it keeps the language
         self.fields["time_zone"].widget = forms.Select(
             choices=[("", "The site's time zone"), *((z, z) for z in TIME_ZONES)]
         )
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or self.instance.language
 
     def clean_days(self) -> int:
         return self.cleaned_data.get("days") or self.instance.days or 1

@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from .languages import EventLanguageField, PlayerLanguageField
+
 #: Every time zone the IANA database knows, for the event form's list.
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
@@ -54,7 +56,7 @@ class LeagueRecordFields(models.Model):
         abstract = True
 
 
-class PlayerRecordFields(models.Model):
+class PlayerRecordFields(PlayerLanguageField):
     page_hidden = models.BooleanField(
         "Hide my player page",
         default=False,
@@ -65,7 +67,7 @@ class PlayerRecordFields(models.Model):
         abstract = True
 
 
-class EventDetailsFields(models.Model):
+class EventDetailsFields(EventLanguageField):
     venue_name = models.CharField("Venue", max_length=120, blank=True)
     venue_address = models.TextField(
         "Address", max_length=300, blank=True, help_text="The event page links to a map of it."

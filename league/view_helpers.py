@@ -10,12 +10,15 @@ stays in that app's `views/`.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from notifications.language import in_event_language
 from rules.errors import DomainError
 
 from . import permissions
@@ -109,3 +112,18 @@ def get_registration(event_id: int, registration_id: int) -> Registration:
         pk=registration_id,
         event_id=event_id,
     )
+
+
+def printed_in_event_language(view):
+    """For a view that prints for everyone at an event (a PDF: match slips, deck sheets,
+    wall lists), taking `event_id`: its words in the event's language and its times in the
+    event's time zone (`notifications.language.in_event_language`), whoever asks. (A
+    message it shows on the way is in that language too.)"""
+
+    @functools.wraps(view)
+    def in_language(request, *args, **kwargs):
+        event = Event.objects.filter(pk=kwargs.get("event_id", args[0] if args else None))
+        with in_event_language(event.only("language", "time_zone").first()):
+            return view(request, *args, **kwargs)
+
+    return in_language

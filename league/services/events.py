@@ -18,6 +18,7 @@ EVENT_FIELDS = (
     "sudden_death_style",
     "decklists_open", "rule_edition", "days", "day1_rounds",
     "venue_name", "venue_address", "time_zone", "entry_fee", "description", "contact",
+    "language",
 )  # fmt: skip
 
 

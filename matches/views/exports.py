@@ -19,6 +19,7 @@ from league.view_helpers import (
     get_event,
     get_registration,
     is_staff,
+    printed_in_event_language,
     require,
     require_visible,
 )
@@ -60,6 +61,7 @@ def event_export_json(request, event_id: int):
 
 
 @login_required
+@printed_in_event_language
 def event_decklists_pdf(request, event_id: int):
     """Staff who check decks: every player's latest list as a deck registration sheet,
     one page each."""
@@ -73,6 +75,7 @@ def event_decklists_pdf(request, event_id: int):
 
 
 @login_required
+@printed_in_event_language
 def deck_sheet_pdf(request, event_id: int, registration_id: int):
     """One player's deck registration sheet: the player prints their own (before the
     event, to hand in), staff who check decks print anyone's."""

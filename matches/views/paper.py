@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from league.models import Event
-from league.view_helpers import get_event, require
+from league.view_helpers import get_event, printed_in_event_language, require
 
 from .. import selectors
 from ..models import Match, Round
@@ -125,6 +125,7 @@ def _percent(value) -> str:
 
 
 @login_required
+@printed_in_event_language
 def round_paper(request, event_id: int, number: int, kind: str):
     """A round's pairings by table or by name, or its match slips, as PDF (staff)."""
     event = get_event(event_id)
@@ -163,6 +164,7 @@ def round_paper(request, event_id: int, number: int, kind: str):
 
 
 @login_required
+@printed_in_event_language
 def standings_paper(request, event_id: int):
     """The latest standings (live ones included, for staff) as PDF for the wall."""
     event = get_event(event_id)
