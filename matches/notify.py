@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -10,6 +12,7 @@ from django.utils.translation import ngettext, pgettext
 from league.models import Event, Registration
 from league.notify import notify_staff
 from league.wording import full_stop
+from notifications.language import in_recipients_language
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
@@ -46,21 +49,23 @@ def pairings_published(round_: Round) -> int:
             if me is None or me.player.user_id is None:
                 continue
             params = {"number": round_.number, "event": event.name, "table": m.table}
-            if other is None:
-                body = (
-                    _("You have a bye in round %(number)s of %(event)s: it counts as a win.")
-                    % params
-                )
-            else:
-                body = full_stop(
-                    _("Round %(number)s of %(event)s: table %(table)s against %(opponent)s")
-                    % {**params, "opponent": _name(other)}
-                )
+            with in_recipients_language(me.player, event):
+                if other is None:
+                    body = (
+                        _("You have a bye in round %(number)s of %(event)s: it counts as a win.")
+                        % params
+                    )
+                else:
+                    body = full_stop(
+                        _("Round %(number)s of %(event)s: table %(table)s against %(opponent)s")
+                        % {**params, "opponent": _name(other)}
+                    )
+                subject = (_("%(event)s: round %(number)s pairings") % params)[:200]
             items.append(
                 NotificationItem(
                     recipient_id=me.player.user_id,
                     key=f"{pairings_key_prefix(round_)}reg:{me.pk}",
-                    subject=(_("%(event)s: round %(number)s pairings") % params)[:200],
+                    subject=subject,
                     body=body,
                     url=url,
                 )
@@ -76,29 +81,35 @@ def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> i
         return 0
     reporter = match.player_a if reported_by_side == "a" else match.player_b
     event = match.round.event
-    return notify(
-        kind="result_reported",
-        items=[
-            NotificationItem(
-                recipient_id=other.player.user_id,
-                key=f"reported:match:{match.pk}:report:{report_id}",
-                subject=(
-                    _("%(event)s: confirm your round %(number)s result")
-                    % {"event": event.name, "number": match.round.number}
-                )[:200],
-                body=_(
-                    "%(player)s reported your match at table %(table)s. Confirm it, or report "
-                    "what you saw: a different report goes to the staff."
+    with in_recipients_language(other.player, event):
+        return notify(
+            kind="result_reported",
+            items=[
+                NotificationItem(
+                    recipient_id=other.player.user_id,
+                    key=f"reported:match:{match.pk}:report:{report_id}",
+                    subject=(
+                        _("%(event)s: confirm your round %(number)s result")
+                        % {"event": event.name, "number": match.round.number}
+                    )[:200],
+                    body=_(
+                        "%(player)s reported your match at table %(table)s. Confirm it, or report "
+                        "what you saw: a different report goes to the staff."
+                    )
+                    % {"player": _name(reporter), "table": match.table},
+                    url=reverse("match-detail", args=[match.pk]),
                 )
-                % {"player": _name(reporter), "table": match.table},
-                url=reverse("match-detail", args=[match.pk]),
-            )
-        ],
-    )
+            ],
+        )
 
 
 def result_disputed(match: Match, *, report_id: int) -> int:
     event = match.round.event
+    with in_recipients_language(None, event):  # the staff's: the event's language
+        return _disputed(match, event, report_id)
+
+
+def _disputed(match: Match, event: Event, report_id: int) -> int:
     return notify_staff(
         event,
         "enter-results",
@@ -115,6 +126,15 @@ def result_disputed(match: Match, *, report_id: int) -> int:
     )
 
 
+def _in_languages(regs, event, make) -> list[NotificationItem]:
+    """`make(reg)` for each registration, worded in that player's language."""
+    items = []
+    for reg in regs:
+        with in_recipients_language(reg.player, event):
+            items.append(make(reg))
+    return items
+
+
 def _players(match: Match) -> list:
     return [
         reg
@@ -125,8 +145,10 @@ def _players(match: Match) -> list:
 
 def dispute_resolved(match: Match) -> int:
     change_count = match.changes.count()
-    items = [
-        NotificationItem(
+    items = _in_languages(
+        _players(match),
+        match.round.event,
+        lambda reg: NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"resolved:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
             subject=(
@@ -138,9 +160,8 @@ def dispute_resolved(match: Match) -> int:
                 % {"table": match.table, "result": match_result_text(match)}
             ),
             url=reverse("match-detail", args=[match.pk]),
-        )
-        for reg in _players(match)
-    ]
+        ),
+    )
     return notify(kind="dispute_resolved", items=items)
 
 
@@ -151,8 +172,10 @@ def result_changed(match: Match, *, why: str = "") -> int:
     change_count = match.changes.count()
     event = match.round.event
     reason = f" {why.rstrip('.: ')}." if why else ""
-    items = [
-        NotificationItem(
+    items = _in_languages(
+        _players(match),
+        event,
+        lambda reg: NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"changed:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
             subject=(
@@ -165,36 +188,32 @@ def result_changed(match: Match, *, why: str = "") -> int:
             )
             + reason,
             url=reverse("match-detail", args=[match.pk]),
-        )
-        for reg in _players(match)
-    ]
+        ),
+    )
     return notify(kind="result_changed", items=items)
 
 
 def standings_published(event: Event, round_number: int) -> int:
-    user_ids = (
+    recipients = (
         Registration.objects.filter(event=event, player__user__isnull=False)
         .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
-        .values_list("player__user_id", flat=True)
+        .values_list("player__user_id", "player__language")
     )
     url = reverse("event-standings", args=[event.pk])
-    return notify(
-        kind="standings_published",
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"{standings_key_prefix(event.pk, round_number)}user:{user_id}",
-                subject=(
-                    _("%(event)s: standings after round %(number)s")
-                    % {"event": event.name, "number": round_number}
-                )[:200],
-                body=_("The standings after round %(number)s of %(event)s are up.")
-                % {"event": event.name, "number": round_number},
-                url=url,
+    params = {"event": event.name, "number": round_number}
+    items = []
+    for user_id, language in recipients:
+        with in_recipients_language(SimpleNamespace(language=language), event):
+            items.append(
+                NotificationItem(
+                    recipient_id=user_id,
+                    key=f"{standings_key_prefix(event.pk, round_number)}user:{user_id}",
+                    subject=(_("%(event)s: standings after round %(number)s") % params)[:200],
+                    body=_("The standings after round %(number)s of %(event)s are up.") % params,
+                    url=url,
+                )
             )
-            for user_id in user_ids
-        ],
-    )
+    return notify(kind="standings_published", items=items)
 
 
 def round_clock(round_: Round, *, stage: str, missing: int) -> int:
@@ -202,6 +221,21 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     time is up (`stage="time"`)."""
     event = round_.event
     params = {"event": event.name, "number": round_.number, "missing": missing}
+    with in_recipients_language(None, event):  # the staff's: the event's language
+        subject, body = _clock_words(round_, stage, params)
+    return notify_staff(
+        event,
+        "enter-results",
+        kind="round_clock",
+        key=f"clock:round:{round_.pk}:{stage}",
+        subject=subject,
+        body=body,
+        url=reverse("event-dashboard", args=[event.pk]),
+    )
+
+
+def _clock_words(round_: Round, stage: str, params: dict) -> tuple[str, str]:
+    missing = params["missing"]
     if stage == "10min":
         subject = _("%(event)s: 10 minutes left in round %(number)s") % params
         body = ngettext(
@@ -219,15 +253,7 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
             )
             % params
         )
-    return notify_staff(
-        event,
-        "enter-results",
-        kind="round_clock",
-        key=f"clock:round:{round_.pk}:{stage}",
-        subject=subject,
-        body=body,
-        url=reverse("event-dashboard", args=[event.pk]),
-    )
+    return subject, body
 
 
 def _seating_body(round_: Round, m: Match, me) -> str:
@@ -250,30 +276,47 @@ def table_changed(
     published round) their new table and opponent. `key` names the edit (its log row)."""
     event = round_.event
     url = reverse("round-pairings", args=[event.pk, round_.number])
-    items = [
-        NotificationItem(
-            recipient_id=me.player.user_id,
-            key=f"seating:{key}:reg:{me.pk}",
-            subject=(
-                _("%(event)s: your round %(number)s table changed")
-                % {"event": event.name, "number": round_.number}
-            )[:200],
-            body=_seating_body(round_, m, me),
-            url=url,
-        )
+    seated = [
+        (m, me)
         for m in matches
         for me in (m.player_a, m.player_b)
         if me is not None and me.pk in registration_ids and me.player.user_id is not None
     ]
+    items = []
+    for m, me in seated:
+        with in_recipients_language(me.player, event):
+            items.append(_seating_item(round_, m, me, key=key, url=url))
     return notify(kind="pairings_published", items=items)
+
+
+def _seating_item(round_: Round, m: Match, me, *, key: str, url: str) -> NotificationItem:
+    event = round_.event
+    return NotificationItem(
+        recipient_id=me.player.user_id,
+        key=f"seating:{key}:reg:{me.pk}",
+        subject=(
+            _("%(event)s: your round %(number)s table changed")
+            % {"event": event.name, "number": round_.number}
+        )[:200],
+        body=_seating_body(round_, m, me),
+        url=url,
+    )
 
 
 def round_cancelled(round_: Round, matches: list[Match]) -> int:
     """Tell every player of a published round that was undone that it is cancelled and
     new pairings follow."""
     event = round_.event
-    items = [
-        NotificationItem(
+    players = [
+        me
+        for m in matches
+        for me in (m.player_a, m.player_b)
+        if me is not None and me.player.user_id is not None
+    ]
+    items = _in_languages(
+        players,
+        event,
+        lambda me: NotificationItem(
             recipient_id=me.player.user_id,
             key=f"cancelled:round:{round_.pk}:reg:{me.pk}",
             subject=(
@@ -286,9 +329,6 @@ def round_cancelled(round_: Round, matches: list[Match]) -> int:
             )
             % {"event": event.name, "number": round_.number},
             url=reverse("event-detail", args=[event.pk]),
-        )
-        for m in matches
-        for me in (m.player_a, m.player_b)
-        if me is not None and me.player.user_id is not None
-    ]
+        ),
+    )
     return notify(kind="pairings_published", items=items)
