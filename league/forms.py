@@ -158,6 +158,7 @@ class EventForm(forms.ModelForm):
             "entry_fee": _("Entry fee"),
             "description": _("Description"),
             "contact": _("Contact"),
+            "language": _("Language"),
         }
         help_texts = {
             "kind": _(
@@ -192,6 +193,10 @@ class EventForm(forms.ModelForm):
             "time_zone": _("The event's times are shown in it (empty: the site's time zone)."),
             "entry_fee": _("Informational, paid at the venue (e.g. €5)."),
             "contact": _("An e-mail address or a phone number for questions."),
+            "language": _(
+                "Match slips, deck sheets and e-mails sent to everyone are in it; each player's "
+                "own e-mails follow their profile's language."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
