@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	CELERY_RESULT_BACKEND=$(TEST_RESULT_BACKEND) TEST_AMQP_URL=$(TEST_AMQP_URL)
 PYTEST_ARGS ?= -n 2
 
-.PHONY: install run demo test test-fast lint format worker beat serve venue bench bench-load clean
+.PHONY: install run demo test test-fast lint format messages check-translations worker beat serve venue bench bench-load clean
 
 # pip prints each package as it goes (about a minute on a fresh machine): no silent wait.
 $(VENV)/.installed: pyproject.toml
@@ -45,6 +45,19 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(PY) scripts/check_budgets.py
+
+# The catalogues (issue 33): extract the marked words into locale/<ll>/LC_MESSAGES/django.po
+# for each language (new entries empty, for translators), then compile the .mo files.
+# Needs GNU gettext (xgettext, msgmerge, msgfmt); the check below does not.
+LOCALES := fr de it es pt_BR
+messages: install
+	$(PY) manage.py makemessages --no-obsolete --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --ignore='benchmarks/*' $(addprefix -l ,$(LOCALES))
+	$(PY) manage.py compilemessages $(addprefix -l ,$(LOCALES)) --ignore='.venv/*'
+
+# Words people read that are not marked, and untranslated/fuzzy/stale catalogue entries
+# (scripts/check_translations.py; not in `lint` until the catalogues are filled).
+check-translations: install
+	$(PY) scripts/check_translations.py
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -2,6 +2,7 @@
 (`Authorization: Token <key>`, created on the profile page, `league.services.tokens`). HTTP Basic
 is not accepted: it ran a password hash on every request."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -16,14 +17,14 @@ class TokenAuthentication(authentication.BaseAuthentication):
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
         if len(parts) != 2:
-            raise exceptions.AuthenticationFailed("Send `Authorization: Token <key>`.")
+            raise exceptions.AuthenticationFailed(_("Send `Authorization: Token <key>`."))
         try:
             key = parts[1].decode("ascii")
         except UnicodeDecodeError as exc:
-            raise exceptions.AuthenticationFailed("Invalid token.") from exc
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
         user = tokens.user_for_key(key)
         if user is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         return user, key
 
     def authenticate_header(self, request):

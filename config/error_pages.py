@@ -8,21 +8,24 @@ import logging
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 
 logger = logging.getLogger(__name__)
 
 TITLES = {
-    403: "You can't open this page",
-    404: "We couldn't find this page",
-    500: "Something went wrong on our side",
+    403: _("You can't open this page"),
+    404: _("We couldn't find this page"),
+    500: _("Something went wrong on our side"),
 }
 DEFAULT_REASONS = {
-    403: "Your account is not allowed to see this page.",
-    404: "The address may be mistyped, or the page was removed.",
-    500: "The error has been logged. Try again in a minute; if it happens again, tell the organiser.",
+    403: _("Your account is not allowed to see this page."),
+    404: _("The address may be mistyped, or the page was removed."),
+    500: _(
+        "The error has been logged. Try again in a minute; if it happens again, tell the organiser."
+    ),
 }
 API_CODES = {403: "not-allowed", 404: "not-found", 500: "server-error"}
-API_DETAILS = {403: "Not allowed.", 404: "Not found.", 500: "Server error."}
+API_DETAILS = {403: _("Not allowed."), 404: _("Not found."), 500: _("Server error.")}
 
 
 def reason_of(status: int, exception) -> str:

@@ -16,6 +16,7 @@ import hashlib
 
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from config.api_auth import TokenAuthentication
@@ -77,7 +78,7 @@ class IdempotencyKeyMiddleware:
             return _error(
                 DomainError(
                     "idempotency-key-reused",
-                    "This Idempotency-Key was used with another request: use a new key.",
+                    _("This Idempotency-Key was used with another request: use a new key."),
                     status=422,
                 )
             )
@@ -85,7 +86,7 @@ class IdempotencyKeyMiddleware:
             return _error(
                 DomainError(
                     "idempotency-key-in-use",
-                    "The first request with this key is still running.",
+                    _("The first request with this key is still running."),
                     status=409,
                 )
             )

@@ -22,6 +22,8 @@ from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 from rules.errors import DomainError
@@ -87,7 +89,7 @@ def json_problem(data, limit: int) -> DomainError | None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                return DomainError("nul-character", "Text may not contain NUL characters.")
+                return DomainError("nul-character", _("Text may not contain NUL characters."))
             continue
         if isinstance(value, dict):
             children = [*value.keys(), *value.values()]
@@ -96,9 +98,15 @@ def json_problem(data, limit: int) -> DomainError | None:
         else:
             continue
         if depth > limit:
-            return DomainError("json-too-deep", f"JSON may nest at most {limit} levels.")
+            return DomainError("json-too-deep", _too_deep(limit))
         stack.extend((child, depth + 1) for child in children)
     return None
+
+
+def _too_deep(limit: int) -> str:
+    return ngettext(
+        "JSON may nest at most %(limit)s level.", "JSON may nest at most %(limit)s levels.", limit
+    ) % {"limit": limit}
 
 
 class BoundedJSONParser(JSONParser):
@@ -107,7 +115,7 @@ class BoundedJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise DomainError("json-too-deep", f"JSON may nest at most {limit} levels.") from None
+            raise DomainError("json-too-deep", _too_deep(limit)) from None
         problem = json_problem(data, limit)
         if problem is not None:
             raise problem
@@ -117,7 +125,7 @@ class BoundedJSONParser(JSONParser):
 def _refuse_nul(data) -> None:
     for key, values in data.lists():
         if "\x00" in key or any(isinstance(v, str) and "\x00" in v for v in values):
-            raise DomainError("nul-character", "Text may not contain NUL characters.")
+            raise DomainError("nul-character", _("Text may not contain NUL characters."))
 
 
 class BoundedFormParser(FormParser):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 
 
 def _minutes() -> int:
@@ -26,10 +27,14 @@ def _minutes() -> int:
 
 
 def lockout_response(request, original_response=None, credentials=None):
-    detail = (
-        f"Too many failed logins for this account or from this address. Try again in "
-        f"{_minutes()} minutes, or ask the league's organiser or an administrator to unlock it."
-    )
+    minutes = _minutes()
+    detail = ngettext(
+        "Too many failed logins for this account or from this address. Try again in "
+        "%(minutes)s minute, or ask the league's organiser or an administrator to unlock it.",
+        "Too many failed logins for this account or from this address. Try again in "
+        "%(minutes)s minutes, or ask the league's organiser or an administrator to unlock it.",
+        minutes,
+    ) % {"minutes": minutes}
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "login-throttled", "detail": detail}, status=429)
     return render(request, "registration/locked_out.html", {"detail": detail}, status=429)

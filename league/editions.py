@@ -16,6 +16,8 @@ from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from rules.editions import Edition, in_force_on
 
@@ -76,17 +78,19 @@ def event_edition(event: Event) -> EventEdition:
     day = _day(event)
     if event.rule_edition_id:  # hot pages load it with the event (select_related)
         edition = event.rule_edition.to_edition()
-        why = f"Chosen by the organiser (the event is on {day:%-d %B %Y})."
+        why = _("Chosen by the organiser (the event is on %(day)s).") % {
+            "day": date_format(day, "j F Y")
+        }
     else:
         edition = in_force_on(list(all_editions().values()), day)
         if edition is None:
             edition = SITE_RULES
-            why = "No edition is stored for this date: the site's older rules apply."
+            why = _("No edition is stored for this date: the site's older rules apply.")
         else:
-            why = (
-                f"In force on the event's date, {day:%-d %B %Y} "
-                f"(from {edition.in_force_from:%-d %B %Y})."
-            )
+            why = _("In force on the event's date, %(day)s (from %(since)s).") % {
+                "day": date_format(day, "j F Y"),
+                "since": date_format(edition.in_force_from, "j F Y"),
+            }
     result = EventEdition(edition, why)
     event._edition_cache = result
     return result

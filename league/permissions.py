@@ -17,6 +17,7 @@ sees only the list that counts (`selectors.public_decklist`), never its history 
 from __future__ import annotations
 
 from django.db.models import CharField, Q, QuerySet, Value
+from django.utils.translation import gettext_lazy as _
 
 from .models import Event, League, Registration, StaffRole
 
@@ -49,14 +50,16 @@ ACTIONS = frozenset(
 
 #: Each action in words, in the order the staff page lists them.
 ACTION_NAMES = {
-    "manage-event": "event settings, publishing lists, TOM, staff",
-    "pair-rounds": "pairing, the clock, check-in and drops",
-    "enter-results": "results",
-    "penalties": "penalties",
-    "deck-checks": "deck checks and private lists",
-    "time-extensions": "time extensions",
-    "judge-calls": "judge calls",
-    "view-private": "the dashboard and unpublished rounds",
+    # Translators: TOM is the Tournament Operations Manager program (a name, not translated).
+    "manage-event": _("event settings, publishing lists, TOM, staff"),
+    # Translators: "drops" are players leaving the event (the TCG term "drop").
+    "pair-rounds": _("pairing, the clock, check-in and drops"),
+    "enter-results": _("results"),
+    "penalties": _("penalties"),
+    "deck-checks": _("deck checks and private lists"),
+    "time-extensions": _("time extensions"),
+    "judge-calls": _("judge calls"),
+    "view-private": _("the dashboard and unpublished rounds"),
 }
 
 ORGANISER = "organiser"

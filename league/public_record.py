@@ -17,6 +17,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .languages import EventLanguageField, PlayerLanguageField
 
 #: Every time zone the IANA database knows, for the event form's list.
 TIME_ZONES = sorted(zoneinfo.available_timezones())
@@ -32,7 +35,9 @@ MAP_SEARCH = "https://www.openstreetmap.org/search?query={}"
 
 def validate_time_zone(value: str) -> None:
     if value and value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value} is not a time zone (for example Europe/London).")
+        raise ValidationError(
+            _("%(value)s is not a time zone (for example Europe/London).") % {"value": value}
+        )
 
 
 def zone_name(value: str | None) -> str:
@@ -54,7 +59,7 @@ class LeagueRecordFields(models.Model):
         abstract = True
 
 
-class PlayerRecordFields(models.Model):
+class PlayerRecordFields(PlayerLanguageField):
     page_hidden = models.BooleanField(
         "Hide my player page",
         default=False,
@@ -64,8 +69,13 @@ class PlayerRecordFields(models.Model):
     class Meta:
         abstract = True
 
+    @property
+    def shown_name(self) -> str:
+        """The name public pages show (`public_name`: a minor's first name and initial)."""
+        return public_name(self)
 
-class EventDetailsFields(models.Model):
+
+class EventDetailsFields(EventLanguageField):
     venue_name = models.CharField("Venue", max_length=120, blank=True)
     venue_address = models.TextField(
         "Address", max_length=300, blank=True, help_text="The event page links to a map of it."

@@ -10,12 +10,16 @@ stays in that app's `views/`.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
+from notifications.language import in_event_language
 from rules.errors import DomainError
 
 from . import permissions
@@ -65,14 +69,14 @@ def require(request, event: Event, action: str) -> None:
     anyone who is not its staff."""
     if not can(request, event, action):
         require_visible(request, event)
-        raise PermissionDenied("Your staff role at this event does not allow this.")
+        raise PermissionDenied(_("Your staff role at this event does not allow this."))
 
 
 def require_visible(request, event: Event) -> None:
     """`permissions.can_view_event`: a draft event is not announced yet, only its staff
     see it; anyone else gets "not found", as in the API."""
     if event.status == Event.Status.DRAFT and not is_staff(request, event):
-        raise Http404("No such event.")
+        raise Http404(_("No such event."))
 
 
 def own_registration(user, event: Event) -> Registration | None:
@@ -109,3 +113,18 @@ def get_registration(event_id: int, registration_id: int) -> Registration:
         pk=registration_id,
         event_id=event_id,
     )
+
+
+def printed_in_event_language(view):
+    """For a view that prints for everyone at an event (a PDF: match slips, deck sheets,
+    wall lists), taking `event_id`: its words in the event's language and its times in the
+    event's time zone (`notifications.language.in_event_language`), whoever asks. (A
+    message it shows on the way is in that language too.)"""
+
+    @functools.wraps(view)
+    def in_language(request, *args, **kwargs):
+        event = Event.objects.filter(pk=kwargs.get("event_id", args[0] if args else None))
+        with in_event_language(event.only("language", "time_zone").first()):
+            return view(request, *args, **kwargs)
+
+    return in_language

@@ -9,6 +9,8 @@ staff (`league.permissions.can_view_event`, the rule the pages use).
 from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
@@ -36,7 +38,7 @@ def _visible_event(user, event_id) -> Event:
 
 class GameSerializer(serializers.ModelSerializer):
     replay_of = serializers.PrimaryKeyRelatedField(
-        read_only=True, allow_null=True, help_text="The game this sudden-death game replays"
+        read_only=True, allow_null=True, help_text=_("The game this sudden-death game replays")
     )
 
     class Meta:
@@ -69,7 +71,9 @@ class PlayerNameField(serializers.Field):
 
 class MatchSerializer(serializers.ModelSerializer):
     player_a_name = PlayerNameField(source="player_a")
-    player_b_name = PlayerNameField(source="player_b", allow_null=True, help_text="null for a bye")
+    player_b_name = PlayerNameField(
+        source="player_b", allow_null=True, help_text=_("null for a bye")
+    )
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     games = GameSerializer(many=True, read_only=True)
 
@@ -129,13 +133,17 @@ class GameInputSerializer(serializers.Serializer):
         min_value=0,
         max_value=6,
         required=False,
-        help_text="Only to confirm: a game's Prize count is the format's or the event's "
-        "sudden death's, and a different one is refused (prize-count)",
+        help_text=_(
+            "Only to confirm: a game's Prize count is the format's or the event's "
+            "sudden death's, and a different one is refused (prize-count)"
+        ),
     )
     ways = WaysSerializer(
         required=False,
-        help_text='A "both_won" game: how many ways each player won; the format\'s "won both '
-        'ways" rule may decide it',
+        help_text=_(
+            'A "both_won" game: how many ways each player won; the format\'s "won both '
+            'ways" rule may decide it'
+        ),
     )
 
 
@@ -192,7 +200,7 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         event_id = parse_id(request.query_params.get("event"))
         if event_id is None:
             return Response(
-                {"detail": "Pass ?event=<event id>."}, status=status.HTTP_400_BAD_REQUEST
+                {"detail": gettext("Pass ?event=<event id>.")}, status=status.HTTP_400_BAD_REQUEST
             )
         event = _visible_event(request.user, event_id)
         staff = permissions.can(request.user, event, "view-private")
@@ -292,13 +300,15 @@ class StandingsRowSerializer(serializers.Serializer):
     registration = serializers.IntegerField()
     player = serializers.CharField()
     player_id = serializers.CharField(
-        help_text="The Play! Pokémon ID: shown to the event's staff and on the player's own "
-        'row, "" to everyone else'
+        help_text=_(
+            "The Play! Pokémon ID: shown to the event's staff and on the player's own "
+            'row, "" to everyone else'
+        )
     )
     division = serializers.CharField()
     rank = serializers.IntegerField()
     points = serializers.IntegerField()
-    record = serializers.CharField(help_text="wins-losses-ties")
+    record = serializers.CharField(help_text=_("wins-losses-ties"))
     owp = serializers.FloatField()
     oowp = serializers.FloatField()
     dropped = serializers.BooleanField()
@@ -325,7 +335,8 @@ def event_standings(request, event_id: int):
     round_number = parse_number(raw_round, lo=1)
     if raw_round and round_number is None:
         return Response(
-            {"detail": "round must be a round number."}, status=status.HTTP_400_BAD_REQUEST
+            {"detail": gettext("round must be a round number.")},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     staff = permissions.can(request.user, event, "view-private")
     snapshot = selectors.latest_standings_head(event, round_number, published_only=not staff)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Iterable
 
+from django.utils.translation import pgettext, pgettext_lazy
+
 from league.editions import event_edition
 from league.models import Division, Event, Registration
 from league.services import eventlog
@@ -128,9 +130,20 @@ def standings_input(export: dict) -> dict:
     }
 
 
+# The header row organisers read in their spreadsheet (the values below stay data).
 STANDINGS_CSV_COLUMNS = (
-    "rank", "player", "player id", "division", "record", "points", "OWP %", "OOWP %", "dropped",
-)  # fmt: skip
+    pgettext_lazy("standings CSV column", "rank"),
+    pgettext_lazy("standings CSV column", "player"),
+    pgettext_lazy("standings CSV column", "player id"),
+    pgettext_lazy("standings CSV column", "division"),
+    pgettext_lazy("standings CSV column", "record"),
+    pgettext_lazy("standings CSV column", "points"),
+    # Translators: OWP/OOWP: opponents' (opponents') win percentage, the TCG tiebreakers.
+    pgettext_lazy("standings CSV column", "OWP %"),
+    pgettext_lazy("standings CSV column", "OOWP %"),
+    # Translators: a player who dropped (left the event).
+    pgettext_lazy("standings CSV column", "dropped"),
+)
 DIVISION_NAMES = dict(Division.choices)
 
 
@@ -147,7 +160,7 @@ def write_standings_csv(
     accents; names that look like formulas quoted."""
     out.write("\ufeff")
     writer = csv.writer(out)
-    writer.writerow(STANDINGS_CSV_COLUMNS)
+    writer.writerow([str(column) for column in STANDINGS_CSV_COLUMNS])
     for row in snapshot.rows if rows is None else rows:
         division = row.get("division", "")
         writer.writerow(
@@ -160,6 +173,8 @@ def write_standings_csv(
                 row["points"],
                 f"{float(row.get('owp') or 0) * 100:.2f}",
                 f"{float(row.get('oowp') or 0) * 100:.2f}",
-                "yes" if row.get("dropped") else "no",
+                pgettext("standings CSV, dropped", "yes")
+                if row.get("dropped")
+                else pgettext("standings CSV, dropped", "no"),
             ]
         )

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import Event
 from league.public_record import public_name
@@ -64,7 +66,8 @@ def round_paired(round_: Round) -> None:
     _emit(
         event,
         events.ROUND_PAIRED,
-        f"{event.name}: round {round_.number} is paired.",
+        _("%(event)s: round %(number)s is paired.")
+        % {"event": event.name, "number": round_.number},
         {"round": _round_facts(round_)},
         reverse("event-detail", args=[event.pk]),
     )
@@ -105,7 +108,12 @@ def _announce_pairings(round_: Round) -> None:
     _emit(
         event,
         events.ROUND_PUBLISHED,
-        f"{event.name}: round {round_.number} pairings are up ({len(pairings)} tables).",
+        ngettext(
+            "%(event)s: round %(number)s pairings are up (%(count)s table).",
+            "%(event)s: round %(number)s pairings are up (%(count)s tables).",
+            len(pairings),
+        )
+        % {"event": event.name, "number": round_.number, "count": len(pairings)},
         {"round": _round_facts(round_), "pairings": pairings},
         reverse("round-pairings", args=[event.pk, round_.number]),
     )
@@ -120,7 +128,8 @@ def result_final(match: Match) -> None:
     _emit(
         event,
         events.RESULT_FINAL,
-        f"{event.name}, round {round_.number}, table {match.table}: {text}.",
+        _("%(event)s, round %(number)s, table %(table)s: %(result)s.")
+        % {"event": event.name, "number": round_.number, "table": match.table, "result": text},
         {
             "round": _round_facts(round_),
             "match": {
@@ -150,7 +159,8 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
     _emit(
         event,
         events.STANDINGS_PUBLISHED,
-        f"{event.name}: standings after round {round_number} are up.",
+        _("%(event)s: standings after round %(number)s are up.")
+        % {"event": event.name, "number": round_number},
         {
             "round": {"number": round_number},
             "version": snapshot.version,
@@ -172,7 +182,7 @@ def event_finished(event: Event) -> None:
     _emit(
         event,
         events.EVENT_FINISHED,
-        f"{event.name} is finished.",
+        _("%(event)s is finished.") % {"event": event.name},
         {},
         reverse("event-standings", args=[event.pk]),
     )

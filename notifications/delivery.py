@@ -41,6 +41,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from . import leases, outbox, unsubscribe
+from .language import in_recipients_language
 from .models import EmailStatus, MailPace, Notification
 
 logger = logging.getLogger(__name__)
@@ -240,16 +241,18 @@ def build_email(
         headers["List-Unsubscribe"] = f"<{unsubscribe_link}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     names = [f"notifications/email/{notification.kind}", "notifications/email/default"]
+    # The words around the body in the recipient's language (the body was written in it).
+    with in_recipients_language(notification.recipient):
+        text = render_to_string([f"{name}.txt" for name in names], context)
+        html = render_to_string([f"{name}.html" for name in names], context)
     message = EmailMultiAlternatives(
         subject=notification.subject,
-        body=render_to_string([f"{name}.txt" for name in names], context),
+        body=text,
         to=[address],
         connection=connection,
         headers=headers,
     )
-    message.attach_alternative(
-        render_to_string([f"{name}.html" for name in names], context), "text/html"
-    )
+    message.attach_alternative(html, "text/html")
     return message
 
 

@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import NotificationKind
 
@@ -8,7 +9,7 @@ class EmailPreferenceForm(forms.Form):
         choices=NotificationKind.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="E-mail me about",
+        label=_("E-mail me about"),
     )
 
 
@@ -23,7 +24,7 @@ class IdListField(forms.Field):
         except (TypeError, ValueError):
             ids = None
         if ids is None or not all(0 < pk < 2**63 for pk in ids):
-            raise forms.ValidationError("Invalid notification id.", code="invalid")
+            raise forms.ValidationError(_("Invalid notification id."), code="invalid")
         return ids
 
 
@@ -36,5 +37,5 @@ class MarkReadForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if not cleaned.get("all") and not cleaned.get("id"):
-            raise forms.ValidationError("Choose notifications to mark as read.")
+            raise forms.ValidationError(_("Choose notifications to mark as read."))
         return cleaned

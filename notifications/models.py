@@ -19,29 +19,31 @@ deck verdict): dispatched after commit when the broker answers, else by the rela
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class NotificationKind(models.TextChoices):
-    PAIRINGS_PUBLISHED = "pairings_published", "Pairings published"
-    RESULT_REPORTED = "result_reported", "Result reported"
-    DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
-    DECK_VERDICT = "deck_verdict", "Deck check verdict"
-    DECK_DEADLINE_REMINDER = "deck_deadline_reminder", "Deck deadline reminder"
-    ROUND_CLOCK = "round_clock", "Round clock"
-    EVENT_STARTING = "event_starting", "Event starting"
-    STANDINGS_PUBLISHED = "standings_published", "Standings published"
-    JUDGE_CALL = "judge_call", "Judge called to a table (staff)"
-    WEBHOOK_PAUSED = "webhook_paused", "Webhook paused"
-    RESULT_CHANGED = "result_changed", "Your result changed (staff or a penalty)"
-    PENALTY = "penalty", "A penalty issued to you"
-    JUDGE_CALL_TAKEN = "judge_call_taken", "Your judge call taken or closed"
+    PAIRINGS_PUBLISHED = "pairings_published", _("Pairings published")
+    RESULT_REPORTED = "result_reported", _("Result reported")
+    DISPUTE_RESOLVED = "dispute_resolved", _("Dispute resolved")
+    DECK_VERDICT = "deck_verdict", _("Deck check verdict")
+    DECK_DEADLINE_REMINDER = "deck_deadline_reminder", _("Deck deadline reminder")
+    ROUND_CLOCK = "round_clock", _("Round clock")
+    EVENT_STARTING = "event_starting", _("Event starting")
+    STANDINGS_PUBLISHED = "standings_published", _("Standings published")
+    JUDGE_CALL = "judge_call", _("Judge called to a table (staff)")
+    WEBHOOK_PAUSED = "webhook_paused", _("Webhook paused")
+    RESULT_CHANGED = "result_changed", _("Your result changed (staff or a penalty)")
+    PENALTY = "penalty", _("A penalty issued to you")
+    JUDGE_CALL_TAKEN = "judge_call_taken", _("Your judge call taken or closed")
 
 
 class EmailStatus(models.TextChoices):
-    NOT_REQUESTED = "not_requested", "Not requested"
-    PENDING = "pending", "Pending"
-    SENT = "sent", "Sent"
-    FAILED = "failed", "Failed"
+    NOT_REQUESTED = "not_requested", pgettext_lazy("e-mail status", "Not requested")
+    PENDING = "pending", pgettext_lazy("e-mail status", "Pending")
+    SENT = "sent", pgettext_lazy("e-mail status", "Sent")
+    FAILED = "failed", pgettext_lazy("e-mail status", "Failed")
 
 
 #: Kinds e-mailed to a user who never saved preferences: everything except the round clock

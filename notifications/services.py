@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -283,10 +284,10 @@ def set_email_kinds(*, user, kinds: Iterable[str]) -> EmailPreference:
     if unknown:
         raise DomainError(
             "unknown-kind",
-            f"Unknown notification kinds: {', '.join(sorted(unknown))}.",
+            _("Unknown notification kinds: %(kinds)s.") % {"kinds": ", ".join(sorted(unknown))},
         )
     ordered = [kind for kind in NotificationKind.values if kind in chosen]
-    preference, _ = EmailPreference.objects.update_or_create(
+    preference, _created = EmailPreference.objects.update_or_create(
         user_id=user.pk, defaults={"kinds": ordered}
     )
     return preference
@@ -299,13 +300,15 @@ def read_unsubscribe_link(token: str) -> tuple[int, str]:
     except unsubscribe_links.ExpiredToken as exc:
         raise DomainError(
             "unsubscribe-link-expired",
-            "This unsubscribe link has expired. Sign in and choose your e-mails on your "
-            "preferences page instead.",
+            _(
+                "This unsubscribe link has expired. Sign in and choose your e-mails on your "
+                "preferences page instead."
+            ),
             status=400,
         ) from exc
     except unsubscribe_links.BadToken as exc:
         raise DomainError(
-            "bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400
+            "bad-unsubscribe-link", _("This unsubscribe link is not valid."), status=400
         ) from exc
 
 
@@ -317,7 +320,9 @@ def unsubscribe(*, token: str) -> tuple[int, str]:
     user_id, kind = read_unsubscribe_link(token)
     user = get_user_model()._default_manager.filter(pk=user_id).first()
     if user is None or kind not in NotificationKind.values:
-        raise DomainError("bad-unsubscribe-link", "This unsubscribe link is not valid.", status=400)
+        raise DomainError(
+            "bad-unsubscribe-link", _("This unsubscribe link is not valid."), status=400
+        )
     set_email_kinds(user=user, kinds=[k for k in email_kinds_for(user) if k != kind])
     Notification.objects.filter(
         recipient_id=user_id, kind=kind, email_status=EmailStatus.PENDING

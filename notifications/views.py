@@ -6,6 +6,8 @@ from django.core.paginator import Paginator
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -32,11 +34,19 @@ def inbox(request):
 def mark_read(request):
     form = MarkReadForm(request.POST)
     if not form.is_valid():
-        return HttpResponseBadRequest("Choose notifications to mark as read.")
+        return HttpResponseBadRequest(_("Choose notifications to mark as read."))
     ids = None if form.cleaned_data["all"] else form.cleaned_data["id"]
     count = services.mark_read(user=request.user, notification_ids=ids)
     if ids is None:
-        messages.success(request, f"Marked {count} notification{'s' * (count != 1)} as read.")
+        messages.success(
+            request,
+            ngettext(
+                "Marked %(count)s notification as read.",
+                "Marked %(count)s notifications as read.",
+                count,
+            )
+            % {"count": count},
+        )
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -55,7 +65,7 @@ def preferences(request):
             except DomainError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, "E-mail preferences saved.")
+                messages.success(request, _("E-mail preferences saved."))
                 return redirect("notification-preferences")
     else:
         form = EmailPreferenceForm(initial={"kinds": services.email_kinds_for(request.user)})

@@ -19,6 +19,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from notifications import outbox
+from notifications.language import in_recipients_language
 
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 EMAIL_TEMPLATE = "registration/password_reset_email.html"
@@ -53,6 +54,7 @@ def send_password_reset(*, email: str, domain: str, site_name: str, use_https: b
             "token": default_token_generator.make_token(user),
             "protocol": "https" if use_https else "http",
         }
-        form.send_mail(SUBJECT_TEMPLATE, EMAIL_TEMPLATE, context, None, address)
+        with in_recipients_language(user):  # their profile's language
+            form.send_mail(SUBJECT_TEMPLATE, EMAIL_TEMPLATE, context, None, address)
         sent += 1
     return sent

@@ -11,6 +11,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import permissions
 from league import selectors as league_selectors
@@ -31,7 +33,7 @@ from rules import topcut
 
 from .. import page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
-from ..presenters import DIVISION_NAMES, division_groups, structure_lines
+from ..presenters import DIVISION_NAMES, cut_stage, division_groups, structure_lines
 
 
 def event_detail(request, event_id: int):
@@ -137,11 +139,11 @@ def chosen_snapshot(
     wanted = request.GET.get("round", "")
     number = parse_number(wanted, lo=1)
     if wanted and number is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     read = selectors.latest_standings if rows else selectors.latest_standings_head
     snapshot = read(event, number, published_only=not staff)
     if wanted and snapshot is None:
-        raise Http404("No standings for that round.")
+        raise Http404(_("No standings for that round."))
     return snapshot
 
 
@@ -245,7 +247,7 @@ def event_bracket(request, event_id: int):
     staff = is_staff(request, event)
     rounds = selectors.top_cut_rounds(event, public_only=not staff)
     if not rounds and not staff:
-        raise Http404("The top cut is not paired yet.")
+        raise Http404(_("The top cut is not paired yet."))
     return render(
         request,
         "matches/bracket.html",
@@ -305,7 +307,7 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
             )
             columns.append(
                 {
-                    "title": column.title,
+                    "title": cut_stage(column.title),
                     "round": round_,
                     "pairs": [boxes[j : j + 2] for j in range(0, len(boxes), 2)],
                 }
@@ -345,7 +347,14 @@ def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
                 "won": final and match.result == side,
             }
         )
-    status = "" if final else ("Disputed" if match.status == Match.Status.DISPUTED else "Playing")
+    disputed = match.status == Match.Status.DISPUTED
+    status = (
+        ""
+        if final
+        else pgettext("bracket match", "Disputed")
+        if disputed
+        else pgettext("bracket match", "Playing")
+    )
     return {
         "match": match,
         "slots": slots,

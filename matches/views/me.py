@@ -26,6 +26,8 @@ from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
 
 from league.models import Registration
 from league.params import parse_number
@@ -48,7 +50,7 @@ def _event_part(request, event, number: int | None) -> dict:
     staff = is_staff(request, event)
     links = []
     if staff:
-        links.append({"label": "Dashboard", "url": reverse("event-dashboard", args=[event.pk])})
+        links.append({"label": _("Dashboard"), "url": reverse("event-dashboard", args=[event.pk])})
     round_ = None
     if number is not None:
         round_ = Round.objects.filter(event=event, number=number).first()
@@ -57,18 +59,18 @@ def _event_part(request, event, number: int | None) -> dict:
     if staff and round_ is not None:
         n = round_.number
         links += [
-            {"label": "Results grid", "url": reverse("round-results", args=[event.pk, n])},
+            {"label": _("Results grid"), "url": reverse("round-results", args=[event.pk, n])},
             {
-                "label": "Print pairings (PDF)",
+                "label": _("Print pairings (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "by-table"]),
             },
             {
-                "label": "Match slips (PDF)",
+                "label": _("Match slips (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "slips"]),
             },
         ]
     if staff:
-        links.append({"label": "Staff view", "url": "?live=1"})
+        links.append({"label": _("Staff view"), "url": "?live=1"})
     registration = (
         Registration.objects.filter(event=event, player__user=user)
         .values("pk", "player__name", "player__player_id")
@@ -102,6 +104,23 @@ def _event_part(request, event, number: int | None) -> dict:
     }
 
 
+def _words() -> dict:
+    """The words `me.js` writes into the page, in the reader's language (no words live in
+    the static script)."""
+    return {
+        "inbox": _("Inbox"),
+        "unread": pgettext("inbox badge", "unread"),
+        "log_out": _("Log out"),
+        "my_events": _("My events"),
+        "profile": _("Profile"),
+        "signed_in_as": _("Signed in as %(name)s"),
+        "your_table": _("Your table: "),
+        "bye": pgettext("no opponent", "BYE"),
+        "newer": _("Newer results are in since this page was made. "),
+        "reload": _("Reload"),
+    }
+
+
 def event_me(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
@@ -114,11 +133,13 @@ def event_me(request, event_id: int):
         "links": [],
         "registration": None,
         "match": None,
+        "words": _words(),
     }
     user = request.user
     if user.is_authenticated:
         number = _round_number(request)
-        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}"
+        # The labels are in the reader's language: one cached part per language.
+        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}:{get_language()}"
         part = cache.get(key)
         if part is None:
             part = _event_part(request, event, number)

@@ -10,11 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import Event
 from league.public_record import public_name
 from league.selectors import with_public_names
-from league.view_helpers import get_event, require
+from league.view_helpers import get_event, printed_in_event_language, require
 
 from .. import selectors
 from ..models import Match, Round
@@ -107,10 +109,15 @@ def slip_rows(request, round_: Round) -> list[Slip]:
 
 def slip_rules(event: Event) -> SlipRules:
     if event.sudden_death_style == Event.SuddenDeath.CONTINUE:
-        sudden = "the game goes on; it may end in a draw (1996)."
+        sudden = _("the game goes on; it may end in a draw (1996).")
     else:
         prizes = event.sudden_death_prizes
-        sudden = f"a new game with {prizes} Prize card{'s' if prizes != 1 else ''}."
+        # Translators: "Prize cards" is the official TCG term (see the glossary).
+        sudden = ngettext(
+            "a new game with %(count)s Prize card.",
+            "a new game with %(count)s Prize cards.",
+            prizes,
+        ) % {"count": prizes}
     both_ways = bool(event.format and event.format.win_both_ways)
     return SlipRules(best_of=event.best_of, both_ways=both_ways, sudden_death=sudden)
 
@@ -120,15 +127,16 @@ def _percent(value) -> str:
 
 
 @login_required
+@printed_in_event_language
 def round_paper(request, event_id: int, number: int, kind: str):
     """A round's pairings by table or by name, or its match slips, as PDF (staff)."""
     event = get_event(event_id)
     require(request, event, "view-private")
     round_ = get_object_or_404(Round, event=event, number=number)
     if kind not in KINDS:
-        raise Http404("No such sheet.")
+        raise Http404(_("No such sheet."))
     size = _size(request)
-    label = f"Round {round_.number}"
+    label = _("Round %(number)s") % {"number": round_.number}
     name = f"{event.slug}-round-{round_.number}-{kind}-{size}.pdf"
     if kind == "slips":
         data = slips_pdf(
@@ -158,13 +166,14 @@ def round_paper(request, event_id: int, number: int, kind: str):
 
 
 @login_required
+@printed_in_event_language
 def standings_paper(request, event_id: int):
     """The latest standings (live ones included, for staff) as PDF for the wall."""
     event = get_event(event_id)
     require(request, event, "view-private")
     snapshot = selectors.latest_standings(event)
     if snapshot is None:
-        raise Http404("No standings yet.")
+        raise Http404(_("No standings yet."))
     rows = [
         (
             r.get("division", ""),
@@ -182,8 +191,11 @@ def standings_paper(request, event_id: int):
         for r in with_public_names(snapshot.rows)
     ]
     groups = [Group(g.title, [r for _, r in g.rows]) for g in _groups(event, rows, lambda r: r[0])]
-    heading = f"Standings after round {snapshot.round_number}"
-    heading += "" if snapshot.published else " (not yet published)"
+    heading = (
+        _("Standings after round %(number)s")
+        if snapshot.published
+        else _("Standings after round %(number)s (not yet published)")
+    ) % {"number": snapshot.round_number}
     size = _size(request)
     data = standings_pdf(groups, event_name=event.name, heading=heading, size=size)
     return _pdf(data, f"{event.slug}-standings-round-{snapshot.round_number}-{size}.pdf")

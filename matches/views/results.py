@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.editions import event_edition
@@ -61,7 +63,7 @@ def _load_match(request, match_id: int) -> Match:
     if not selectors.can_view_round(
         request.user, match.round, staff=is_staff(request, match.round.event)
     ):
-        raise Http404("This round is not published yet.")
+        raise Http404(_("This round is not published yet."))
     return match
 
 
@@ -208,14 +210,17 @@ def match_detail(request, match_id: int):
 def _report_message(request, match: Match) -> None:
     if match.status == Match.Status.FINAL:
         messages.success(
-            request, f"Both reports agree: {match_result_text(match)}. The result stands."
+            request,
+            _("Both reports agree: %(result)s. The result stands.")
+            % {"result": match_result_text(match)},
         )
     elif match.status == Match.Status.DISPUTED:
         messages.warning(
-            request, "Your report differs from your opponent's: the staff will decide the result."
+            request,
+            _("Your report differs from your opponent's: the staff will decide the result."),
         )
     else:
-        messages.success(request, "Reported. Your opponent is asked to confirm.")
+        messages.success(request, _("Reported. Your opponent is asked to confirm."))
 
 
 @login_required
@@ -238,7 +243,7 @@ def match_report(request, match_id: int):
             .first()
         )
         if other is None:
-            messages.error(request, "Your opponent has not reported yet.")
+            messages.error(request, _("Your opponent has not reported yet."))
             return redirect("match-detail", match.pk)
         keys = ("games", "at_time", "intentional_draw", "extra_turns")
         payload = {key: other.payload.get(key) for key in keys}
@@ -252,7 +257,7 @@ def match_report(request, match_id: int):
     elif mode == "quick3":
         quick3 = BestOfThreeQuickForm(request.POST)
         if not quick3.is_valid():
-            messages.error(request, "Choose one of the result buttons.")
+            messages.error(request, _("Choose one of the result buttons."))
             return redirect("match-detail", match.pk)
         payload = quick3.payload(side, sudden_death_prizes=match.round.event.sudden_death_prizes)
     else:
@@ -302,16 +307,16 @@ def match_result(request, match_id: int):
     except DomainError as exc:
         show_error(request, exc)
         return _render_match(request, match, staff_form=form)
-    messages.success(request, f"Result saved: {match_result_text(match)}.")
+    messages.success(request, _("Result saved: %(result)s.") % {"result": match_result_text(match)})
     return back(request, "match-detail", match.pk)
 
 
 #: The results grid's groups, in its order (`selectors.RESULTS_ORDER`), and their names.
 GRID_LABELS = {
-    Match.Status.DISPUTED: "disputed",
-    Match.Status.PENDING: "missing",
-    Match.Status.REPORTED: "reported, awaiting confirmation",
-    Match.Status.FINAL: "final",
+    Match.Status.DISPUTED: pgettext_lazy("results grid group", "disputed"),
+    Match.Status.PENDING: pgettext_lazy("results grid group", "missing"),
+    Match.Status.REPORTED: pgettext_lazy("results grid group", "reported, awaiting confirmation"),
+    Match.Status.FINAL: pgettext_lazy("results grid group", "final"),
 }
 
 
@@ -400,7 +405,10 @@ def match_quick_result(request, match_id: int):
     require(request, event, "enter-results")
     grid = reverse("round-results", args=[event.pk, match.round.number])
     form = GridResultForm(request.POST, best_of=event.best_of)
-    where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")
+    where = (_("Table %(table)s (%(division)s)") if match.division else _("Table %(table)s")) % {
+        "table": match.table,
+        "division": match.division,
+    }
     if not form.is_valid():
         error = next(iter(form.errors.values()))[0]
         messages.error(request, f"{where}: {error}")

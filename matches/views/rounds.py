@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from league.models import Event, Registration
@@ -43,26 +45,28 @@ def pair_next_round(request, event_id: int):
         show_error(request, exc)
     else:
         extra = []
-        if round_.rematches:
-            extra.append(f"{round_.rematches} rematch{'es' if round_.rematches != 1 else ''}")
-        if round_.pair_downs:
-            extra.append(f"{round_.pair_downs} pair-down{'s' if round_.pair_downs != 1 else ''}")
-        messages.success(
-            request,
-            f"Round {round_.number} is paired"
-            + (f" ({', '.join(extra)})" if extra else "")
-            + ": check the pairings, then publish them.",
-        )
+        if n := round_.rematches:
+            extra.append(ngettext("%(count)s rematch", "%(count)s rematches", n) % {"count": n})
+        if n := round_.pair_downs:
+            extra.append(ngettext("%(count)s pair-down", "%(count)s pair-downs", n) % {"count": n})
+        params = {"number": round_.number, "details": ", ".join(extra)}
+        if extra:
+            text = _(
+                "Round %(number)s is paired (%(details)s): check the pairings, then publish them."
+            )
+        else:
+            text = _("Round %(number)s is paired: check the pairings, then publish them.")
+        messages.success(request, text % params)
     return redirect("event-dashboard", event.pk)
 
 
 ROUND_ACTIONS = {
     "publish": (
         services.publish_round,
-        "Round {n}: pairings published; the e-mails to players are below.",
+        gettext_lazy("Round %(number)s: pairings published; the e-mails to players are below."),
     ),
-    "start-clock": (services.start_clock, "Round {n}: the clock is running."),
-    "close": (services.close_round, "Round {n} is closed."),
+    "start-clock": (services.start_clock, gettext_lazy("Round %(number)s: the clock is running.")),
+    "close": (services.close_round, gettext_lazy("Round %(number)s is closed.")),
 }
 
 
@@ -74,18 +78,22 @@ def round_action(request, event_id: int, number: int):
     round_ = get_object_or_404(Round, event=event, number=number)
     action = ROUND_ACTIONS.get(request.POST.get("action", ""))
     if action is None:
-        return HttpResponseBadRequest("Unknown round action.")
+        return HttpResponseBadRequest(_("Unknown round action."))
     service, done = action
     try:
         service(round_=round_, by_user=request.user)
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, done.format(n=round_.number))
+        messages.success(request, done % {"number": round_.number})
         if Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists() and (
             event.status != Event.Status.FINISHED
         ):
-            messages.success(request, f"{event.name} is finished: league points are being awarded.")
+            messages.success(
+                request,
+                _("%(event)s is finished: league points are being awarded.")
+                % {"event": event.name},
+            )
     return back(request, "event-dashboard", event.pk)
 
 
@@ -94,7 +102,7 @@ def _round(request, event: Event, number: int) -> Round:
     round_ = get_object_or_404(Round, event=event, number=number)
     round_.event = event
     if not selectors.can_view_round(request.user, round_, staff=is_staff(request, event)):
-        raise Http404("This round is not published yet.")
+        raise Http404(_("This round is not published yet."))
     return round_
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from league.models import Registration
 from league.selectors import with_public_names
@@ -32,7 +33,7 @@ def standing_why(request, event_id: int, registration_id: int):
         rows = with_public_names(rows)
     row = next((r for r in rows if r["registration"] == registration_id), None)
     if row is None:
-        raise Http404("This player has no standing yet.")
+        raise Http404(_("This player has no standing yet."))
     through = snapshot.round_number
     results = [
         (number, str(a), str(b) if b else None, result)

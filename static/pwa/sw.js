@@ -20,6 +20,8 @@ const PAGES = "venue-pages-v1";
 const ASSETS = "venue-assets-v1";
 const STATE = "venue-state-v1";
 const VIEWER_KEY = "/__venue/viewer";
+const WORDS_KEY = "/__venue/words";
+const WORDS_IN_PAGE = /<script id="venue-words" type="application\/json">([\s\S]*?)<\/script>/;
 
 const KEEP = [
   /^\/events\/\d+\/$/,
@@ -110,6 +112,22 @@ async function pageFromNetwork(request) {
   return response;
 }
 
+/* The words (config/pwa.py VENUE_WORDS): a kept page's own (its language), else the last
+   page's, which the venue script hands over. No words are written here. */
+async function wordsOf(body) {
+  const inPage = body && WORDS_IN_PAGE.exec(body);
+  if (inPage) {
+    try { return JSON.parse(inPage[1]); } catch (error) { /* the last page's, then */ }
+  }
+  const stored = await (await caches.open(STATE)).match(WORDS_KEY);
+  return stored ? stored.json() : {};
+}
+
+function word(words, key, values) {
+  return String(words[key] || "").replace(/%\((\w+)\)s/g, (m, name) =>
+    (values && name in values ? values[name] : m));
+}
+
 function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
@@ -122,22 +140,23 @@ async function offlineCopy(request) {
     const body = await cached.text();
     const time = new Date(fetchedAt);
     const shown = time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time_ = `<time datetime="${escapeHtml(fetchedAt)}">${escapeHtml(shown)}</time>`;
     const banner =
       `<div class="venue-offline" role="status" data-fetched-at="${escapeHtml(fetchedAt)}">` +
-      `<strong>Offline:</strong> this is the copy fetched at <time datetime="${escapeHtml(fetchedAt)}">` +
-      `${escapeHtml(shown)}</time>. It may be out of date; it is fetched again when the network is back.</div>`;
+      `${word(await wordsOf(body), "offline_copy", { time: time_ })}</div>`;
     const marked = body.replace(/<main([^>]*)>/, (m) => m + banner);
     return new Response(marked, {
       status: 200,
       headers: { "Content-Type": cached.headers.get("Content-Type"), "X-Offline-Copy": fetchedAt },
     });
   }
+  const words = await wordsOf(null);
   const page =
     "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width, initial-scale=1'>" +
-    "<title>Offline</title><body style='font-family:system-ui,sans-serif;padding:1rem;max-width:40rem'>" +
-    "<h1>No network</h1><p>This page was not opened on this phone before the network went, so " +
-    "there is no copy of it. The pages you opened (your match, the pairings, the standings) " +
-    "can be read offline: go back to them.</p><p><a href='/'>Home</a></p>";
+    `<title>${escapeHtml(word(words, "offline_title"))}</title>` +
+    "<body style='font-family:system-ui,sans-serif;padding:1rem;max-width:40rem'>" +
+    `<h1>${escapeHtml(word(words, "no_network"))}</h1><p>${escapeHtml(word(words, "no_copy"))}</p>` +
+    `<p><a href='/'>${escapeHtml(word(words, "home"))}</a></p>`;
   return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
@@ -176,4 +195,9 @@ self.addEventListener("fetch", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data === "wipe") event.waitUntil(wipe());
+  else if (event.data && event.data.words) {
+    const words = new Response(JSON.stringify(event.data.words),
+                               { headers: { "Content-Type": "application/json" } });
+    event.waitUntil(caches.open(STATE).then((cache) => cache.put(WORDS_KEY, words)));
+  }
 });

@@ -22,6 +22,15 @@
   var flushing = false;
   var sent = [], refused = [];
 
+  // The words, in the page's language (config/pwa.py VENUE_WORDS, rendered by base.html).
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.getElementById("venue-words").textContent) || {}; } catch (e) {}
+  function word(key, values) {
+    return String(WORDS[key] || "").replace(/%\((\w+)\)s/g, function (m, name) {
+      return values && name in values ? values[name] : m;
+    });
+  }
+
   function hhmm(date) {
     return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   }
@@ -33,6 +42,10 @@
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () {});
+    // The service worker's offline page speaks the language of the last page seen.
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ words: WORDS });
+    }).catch(function () {});
   }
 
   // --- offline, and since when the page is as it is
@@ -44,8 +57,7 @@
     liveBanner = document.createElement("div");
     liveBanner.className = "venue-offline";
     liveBanner.setAttribute("role", "status");
-    liveBanner.innerHTML = "<strong>Offline:</strong> this page as fetched at <time></time>. " +
-      "It may be out of date; results you enter are kept on this phone and sent when the network is back.";
+    liveBanner.innerHTML = word("offline_live", { time: "<time></time>" });
     liveBanner.querySelector("time").textContent = hhmm(loadedAt);
     liveBanner.querySelector("time").setAttribute("datetime", loadedAt.toISOString());
     main.insertBefore(liveBanner, main.firstChild);
@@ -165,10 +177,10 @@
       } else {
         body = { games: gamesFrom(data, side), at_time: data.has("at_time"), intentional_draw: data.has("intentional_draw") };
       }
-      return { url: "/api/matches/" + id + "/report/", payload: body, match: id, kind: "your report" };
+      return { url: "/api/matches/" + id + "/report/", payload: body, match: id, kind: word("your_report") };
     }
     if (kind === "result") {
-      return { url: "/api/matches/" + id + "/result/", match: id, kind: "staff result",
+      return { url: "/api/matches/" + id + "/result/", match: id, kind: word("staff_result"),
                payload: { games: gamesFrom(data, ""), at_time: data.has("at_time"),
                           intentional_draw: data.has("intentional_draw"), note: data.get("note") || "" } };
     }
@@ -189,14 +201,14 @@
                at_time: data.has("at_time") || picked.some(function (x) { return x.outcome === "tie"; }) };
     }
     grid.note = data.get("note") || "";
-    return { url: "/api/matches/" + id + "/result/", payload: grid, match: id, kind: "staff result" };
+    return { url: "/api/matches/" + id + "/result/", payload: grid, match: id, kind: word("staff_result") };
   }
 
   function describe(form) {
     var row = form.closest("tr");
-    if (row && row.cells.length) return "Table " + row.cells[0].textContent.trim();
+    if (row && row.cells.length) return word("table", { table: row.cells[0].textContent.trim() });
     var h1 = document.querySelector("h1");
-    return h1 ? h1.textContent.trim().replace(/\s+/g, " ") : "Match";
+    return h1 ? h1.textContent.trim().replace(/\s+/g, " ") : word("match");
   }
 
   document.addEventListener("submit", function (event) {
@@ -208,7 +220,7 @@
     if (!item) {
       if (/\/matches\/\d+\//.test(form.action)) {
         event.preventDefault();
-        window.alert("This needs the network: try again when it is back.");
+        window.alert(word("needs_network"));
       }
       return;
     }
@@ -261,7 +273,7 @@
       if (response.status >= 500) return false; // the site is struggling: later
       return response.json().catch(function () { return {}; }).then(function (body) {
         if (body.code === "idempotency-key-in-use" || response.status >= 500) return false; // later
-        refused.push({ label: item.label, kind: item.kind, detail: body.detail || ("answer " + response.status) });
+        refused.push({ label: item.label, kind: item.kind, detail: body.detail || word("answer", { status: response.status }) });
         return removeItem(item.id).then(function () { return true; });
       });
     }, function () { return false; }); // still no network: keep it, in its place
@@ -284,18 +296,18 @@
         }
         var html = "";
         if (mine.length) {
-          html += "<p><strong>Waiting to be sent (" + mine.length + "):</strong> kept on this phone, sent when the network is back.</p><ul>";
+          html += "<p>" + word("waiting", { count: mine.length }) + "</p><ul>";
           mine.forEach(function (i) {
-            html += "<li>" + esc(i.label) + ": " + esc(i.kind) + ", kept at " + esc(hhmm(new Date(i.keptAt))) + "</li>";
+            html += "<li>" + word("kept", { label: esc(i.label), kind: esc(i.kind), time: esc(hhmm(new Date(i.keptAt))) }) + "</li>";
           });
           html += "</ul>";
         }
         sent.forEach(function (s) {
-          html += "<p class='venue-sent'>Sent: " + esc(s.label) + " (" + esc(s.kind) + ") at " + esc(hhmm(s.at)) +
-            ". <a href='" + esc(location.pathname + location.search) + "'>Reload</a> to see it.</p>";
+          html += "<p class='venue-sent'>" + word("sent", { label: esc(s.label), kind: esc(s.kind), time: esc(hhmm(s.at)),
+                                                            url: esc(location.pathname + location.search) }) + "</p>";
         });
         refused.forEach(function (r) {
-          html += "<p class='venue-refused'>Not accepted: " + esc(r.label) + " (" + esc(r.kind) + "): " + esc(r.detail) + "</p>";
+          html += "<p class='venue-refused'>" + word("refused", { label: esc(r.label), kind: esc(r.kind), detail: esc(r.detail) }) + "</p>";
         });
         panel.innerHTML = html;
         panel.hidden = !html;
