@@ -39,7 +39,9 @@ class QuickReportForm(forms.Form):
     """Best of 1 in one tap: "I won", "I lost", "Tie at time", after `sudden_death` games
     both players won at once (each followed by its sudden-death replay); "I won both ways"
     and "my opponent won both ways" for a game both won at once that the rule decides, and a
-    draw for the 1996 sudden death (the rules refuse it elsewhere)."""
+    draw for the 1996 sudden death (the rules refuse it elsewhere). Where the edition decides
+    a game unfinished after the turns by Prizes, "Tie at time" comes with who was `ahead`
+    (me, my opponent, level) and, level in the top cut, who took the `next_prize`."""
 
     OUTCOMES = [
         ("won", _("I won")),
@@ -52,11 +54,23 @@ class QuickReportForm(forms.Form):
 
     outcome = forms.ChoiceField(choices=OUTCOMES)
     sudden_death = forms.IntegerField(min_value=0, max_value=MAX_SUDDEN_DEATH, required=False)
+    ahead = forms.ChoiceField(
+        choices=[("me", "me"), ("opponent", "opponent"), ("level", "level")], required=False
+    )
+    next_prize = forms.ChoiceField(choices=[("me", "me"), ("opponent", "opponent")], required=False)
 
     def clean(self):
         data = super().clean()
         if data.get("outcome") == "tie" and data.get("sudden_death"):
             raise forms.ValidationError(_("A sudden-death game ends with a winner: who won it?"))
+        if (data.get("ahead") or data.get("next_prize")) and data.get("outcome") != "tie":
+            # Translators: "Prize cards" is the official TCG term (fr "cartes Récompense", de "Preiskarten", es "cartas de Premio", it "carte Premio", pt "cartas de Prêmio").
+            raise forms.ValidationError(_("Prize cards ahead belong to a game unfinished at time."))
+        if data.get("next_prize") and data.get("ahead") != "level":
+            raise forms.ValidationError(
+                # Translators: "Prize card" is the official TCG term.
+                _("The next Prize card decides only a game level on Prize cards.")
+            )
         if data.get("outcome") == "draw" and not data.get("sudden_death"):
             raise forms.ValidationError(
                 _("A game is a draw only in the 1996 sudden death, after you both won at once.")
@@ -73,6 +87,10 @@ class QuickReportForm(forms.Form):
         else:
             final = {"won": side, "lost": _other(side), "tie": "tie", "draw": "draw"}[outcome]
             games.append({"outcome": final, "reason": "played"})
+        who = {"me": side, "opponent": _other(side), "level": "level"}
+        for key in ("ahead", "next_prize"):
+            if self.cleaned_data.get(key):
+                games[-1][key] = who[self.cleaned_data[key]]
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 

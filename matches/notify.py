@@ -11,6 +11,7 @@ from django.utils.translation import ngettext, pgettext
 
 from league.models import Event, Registration
 from league.notify import notify_staff
+from league.public_record import public_name
 from league.wording import full_stop
 from notifications.language import in_recipients_language
 from notifications.services import NotificationItem, notify
@@ -35,6 +36,12 @@ def round_mail_key_prefixes(round_: Round) -> list[str]:
 
 
 def _name(reg) -> str:
+    """A player as another player reads them (a minor's first name and initial)."""
+    return public_name(reg.player) if reg else pgettext("no opponent", "BYE")
+
+
+def _full_name(reg) -> str:
+    """A player as the staff read them."""
     return reg.player.name if reg else pgettext("no opponent", "BYE")
 
 
@@ -121,7 +128,11 @@ def _disputed(match: Match, event: Event, report_id: int) -> int:
             "%(a)s and %(b)s reported different results in round %(number)s. "
             "Please decide the result."
         )
-        % {"a": _name(match.player_a), "b": _name(match.player_b), "number": match.round.number},
+        % {
+            "a": _full_name(match.player_a),
+            "b": _full_name(match.player_b),
+            "number": match.round.number,
+        },
         url=reverse("match-detail", args=[match.pk]),
     )
 
