@@ -7,6 +7,7 @@ data only.
 """
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _  # DRF makes errors text at once
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -51,10 +52,12 @@ class SeasonSerializer(serializers.ModelSerializer):
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="key", read_only=True, allow_null=True)
     decklists_published = serializers.SerializerMethodField(
-        help_text="Every list is public now (`decklists_open` says when they open)."
+        help_text=_("Every list is public now (`decklists_open` says when they open).")
     )
-    zone = serializers.CharField(read_only=True, help_text="The time zone the event's times are in")
-    map_url = serializers.CharField(read_only=True, help_text="A map search of the address")
+    zone = serializers.CharField(
+        read_only=True, help_text=_("The time zone the event's times are in")
+    )
+    map_url = serializers.CharField(read_only=True, help_text=_("A map search of the address"))
 
     class Meta:
         model = Event
@@ -114,9 +117,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class RosterSerializer(serializers.Serializer):
     registered = serializers.IntegerField()
-    waitlist = serializers.IntegerField(help_text="How many wait for a place")
+    waitlist = serializers.IntegerField(help_text=_("How many wait for a place"))
     players = serializers.ListField(
-        child=serializers.DictField(), help_text="name, division, status"
+        child=serializers.DictField(), help_text=_("name, division, status")
     )
 
 
@@ -157,7 +160,7 @@ class DeckSubmissionSerializer(PublishedDeckSerializer):
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name")
+    player_name = serializers.CharField(source="player.shown_name", read_only=True)  # public
 
     class Meta:
         model = SeasonStanding
@@ -174,7 +177,7 @@ class StaffMemberSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=staff.ROLES)
     event = serializers.IntegerField(source="event_id", allow_null=True)
     role_id = serializers.IntegerField(
-        allow_null=True, help_text="The judge's or scorekeeper's role (null for an organiser)."
+        allow_null=True, help_text=_("The judge's or scorekeeper's role (null for an organiser).")
     )
 
 
@@ -190,7 +193,7 @@ class RemoveStaffSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if ("role_id" in attrs) == ("organiser" in attrs):
-            raise serializers.ValidationError("Give either role_id or organiser.")
+            raise serializers.ValidationError(_("Give either role_id or organiser."))
         return attrs
 
 
@@ -208,7 +211,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
     def _organised(self) -> League:
         league = self.get_object()
         if not permissions.is_league_organiser(self.request.user, league):
-            raise PermissionDenied("Only the league's organisers manage its staff.")
+            raise PermissionDenied(_("Only the league's organisers manage its staff."))
         return league
 
     @extend_schema(methods=["GET"], responses=StaffMemberSerializer(many=True))
@@ -234,7 +237,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
         if event_id is not None:
             event = Event.objects.select_related("season").filter(pk=event_id).first()
             if event is None:
-                raise NotFound("No such event.")
+                raise NotFound(_("No such event."))
         member = staff.add_staff(
             league=league,
             by_user=request.user,
@@ -308,7 +311,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         """Register yourself (your player profile) for this event."""
         player = getattr(request.user, "player", None)
         if player is None:
-            raise PermissionDenied("Your account has no player profile.")
+            raise PermissionDenied(_("Your account has no player profile."))
         registration = services.register(
             event=self.get_object(), player=player, by_user=request.user
         )
@@ -353,7 +356,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         if permissions.can(request.user, event, "view-private"):
             return Response(data)
         if not permissions.can_view_roster(request.user, event):
-            raise PermissionDenied("This league shows its rosters to its staff only.")
+            raise PermissionDenied(_("This league shows its rosters to its staff only."))
         names = {reg.pk: public_name(reg.player) for reg in rows}
         return Response([{**row, "player_name": names[row["id"]]} for row in data])
 
@@ -364,7 +367,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         waiting list as a count; 403 when the league shows rosters to its staff only."""
         event = self.get_object()
         if not permissions.can_view_roster(request.user, event):
-            raise PermissionDenied("This league shows its rosters to its staff only.")
+            raise PermissionDenied(_("This league shows its rosters to its staff only."))
         counts = selectors.registration_counts(event)
         players = [
             {k: row[k] for k in ("name", "division", "status")} for row in selectors.roster(event)
@@ -386,7 +389,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         ):
             if not permissions.can_view_event(self.request.user, registration.event):
                 raise NotFound()
-            raise PermissionDenied("This is not your registration.")
+            raise PermissionDenied(_("This is not your registration."))
 
     def retrieve(self, request, pk=None):
         registration = self.get_object()
@@ -438,7 +441,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
         if not permissions.can_view_event(request.user, registration.event):
             raise NotFound()
         if not permissions.can_view_decklist(request.user, registration):
-            raise PermissionDenied("Decklists are private until the organiser publishes them.")
+            raise PermissionDenied(_("Decklists are private until the organiser publishes them."))
         if not permissions.sees_deck_history(request.user, registration):
             shown = selectors.public_decklist(registration)
             return Response(PublishedDeckSerializer([shown] if shown else [], many=True).data)

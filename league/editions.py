@@ -19,6 +19,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from rules.editions import Edition, in_force_on
 
@@ -30,6 +32,23 @@ from .models import Event, RuleEdition
 class EventEdition:
     edition: Edition
     why: str  # in words, for the event page
+
+
+@dataclass(frozen=True)
+class DivisionYears:
+    """The birth years that decide an event's age divisions, and whose they are."""
+
+    junior_from: int  # born this year or later: Juniors
+    senior_from: int  # born this year or later (and not Juniors): Seniors
+    from_edition: bool  # the edition's years; False: the season's
+
+    @property
+    def masters_until(self) -> int:
+        return self.senior_from - 1
+
+    @property
+    def senior_until(self) -> int:
+        return self.junior_from - 1
 
 
 CACHE_KEY = "league:rule-editions:v1"
@@ -96,17 +115,31 @@ def event_edition(event: Event) -> EventEdition:
             edition = event.rule_edition.to_edition()
         else:
             edition = all_editions().get(event.rule_edition_id) or event.rule_edition.to_edition()
-        why = f"Chosen by the organiser (the event is on {day:%-d %B %Y})."
+        why = _("Chosen by the organiser (the event is on %(day)s).") % {
+            "day": date_format(day, "j F Y")
+        }
     else:
         edition = in_force_on(list(all_editions().values()), day)
         if edition is None:
             edition = SITE_RULES
-            why = "No edition is stored for this date: the site's older rules apply."
+            why = _("No edition is stored for this date: the site's older rules apply.")
         else:
-            why = (
-                f"In force on the event's date, {day:%-d %B %Y} "
-                f"(from {edition.in_force_from:%-d %B %Y})."
-            )
+            why = _("In force on the event's date, %(day)s (from %(since)s).") % {
+                "day": date_format(day, "j F Y"),
+                "since": date_format(edition.in_force_from, "j F Y"),
+            }
     result = EventEdition(edition, why)
     event._edition_cache = result
     return result
+
+
+def division_years(event: Event) -> DivisionYears:
+    """The cut-off years of `event`'s age divisions. The edition in force is the rule the
+    organiser runs the event by, so its years decide when it gives them; the season's years
+    (`Season.junior_from_year`, `senior_from_year`) apply when it gives none, as for the
+    site's older rules."""
+    ages = event_edition(event).edition.age_divisions
+    if ages.junior_from is not None and ages.senior_from is not None:
+        return DivisionYears(ages.junior_from, ages.senior_from, from_edition=True)
+    season = event.season
+    return DivisionYears(season.junior_from_year, season.senior_from_year, from_edition=False)

@@ -4,6 +4,8 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class EventLogEntry(models.Model):
@@ -12,19 +14,19 @@ class EventLogEntry(models.Model):
     for corrections). Written in the transaction of the change it records."""
 
     class Kind(models.TextChoices):
-        ROUND_UNDONE = "round_undone", "Round undone"
-        PAIRING_EDITED = "pairing_edited", "Pairing edited"
-        PLAYER_SEATED = "player_seated", "Player seated"
-        DROP = "drop", "Drop"
-        DROP_UNDONE = "drop_undone", "Drop undone"
-        CHECK_IN_UNDONE = "check_in_undone", "Check-in undone"
-        SEATING = "seating", "Fixed or feature seating"
-        RESULT_CORRECTED = "result_corrected", "Result corrected"
-        TIME_EXTENSION = "time_extension", "Time extension"
-        PENALTY = "penalty", "Penalty"
-        DECK_CHECK = "deck_check", "Deck check"
-        SETTINGS = "settings", "Settings changed during play"
-        TARDINESS = "tardiness", "Tardiness"
+        ROUND_UNDONE = "round_undone", _("Round undone")
+        PAIRING_EDITED = "pairing_edited", _("Pairing edited")
+        PLAYER_SEATED = "player_seated", _("Player seated")
+        DROP = "drop", pgettext_lazy("event log", "Drop")
+        DROP_UNDONE = "drop_undone", _("Drop undone")
+        CHECK_IN_UNDONE = "check_in_undone", _("Check-in undone")
+        SEATING = "seating", _("Fixed or feature seating")
+        RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        TIME_EXTENSION = "time_extension", _("Time extension")
+        PENALTY = "penalty", _("Penalty")
+        DECK_CHECK = "deck_check", _("Deck check")
+        SETTINGS = "settings", _("Settings changed during play")
+        TARDINESS = "tardiness", _("Tardiness")
 
     event = models.ForeignKey("league.Event", on_delete=models.CASCADE, related_name="log")
     at = models.DateTimeField(default=timezone.now)

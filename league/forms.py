@@ -5,6 +5,8 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.validators import RegexValidator
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from decks.parser import MAX_PASTE_CHARS
 
@@ -15,20 +17,20 @@ from .public_record import TIME_ZONES
 
 class DecklistForm(forms.Form):
     decklist_text = forms.CharField(
-        label="Decklist",
+        label=_("Decklist"),
         widget=forms.Textarea(attrs={"spellcheck": "false", "autocomplete": "off"}),
         max_length=MAX_PASTE_CHARS,
         strip=False,
-        error_messages={"required": "Paste your decklist: the text is empty."},
+        error_messages={"required": _("Paste your decklist: the text is empty.")},
     )
 
 
 class PublishDecklistsForm(forms.Form):
-    published = forms.BooleanField(required=False)
+    published = forms.BooleanField(label=_("Published"), required=False)
 
 
 #: The one sentence on the e-mail address, at sign-up and on the profile: it is optional.
-EMAIL_HELP = (
+EMAIL_HELP = _(
     "Optional. Pairings, deck verdicts and results are sent here, and a forgotten password "
     "is reset here; without one you read them in your inbox. Other players never see it."
 )
@@ -39,7 +41,7 @@ class SignupForm(UserCreationForm):
     (Django's password rules)."""
 
     email = forms.EmailField(
-        label="E-mail",
+        label=_("E-mail"),
         required=False,
         help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -60,7 +62,7 @@ class SignupForm(UserCreationForm):
 
 
 PLAYER_ID = RegexValidator(
-    r"^[A-Za-z0-9-]+$", "Use the digits (and letters) of your ID only, without spaces."
+    r"^[A-Za-z0-9-]+$", _("Use the digits (and letters) of your ID only, without spaces.")
 )
 
 
@@ -68,25 +70,28 @@ class ProfileForm(forms.Form):
     """The player profile: checks shape only; `league.services.save_profile` decides."""
 
     name = forms.CharField(
-        label="Display name",
+        label=_("Display name"),
         max_length=120,
-        help_text="Shown in pairings, standings and on the projector.",
+        help_text=_("Shown in pairings, standings and on the projector."),
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     player_id = forms.CharField(
-        label="Play! Pokémon player ID",
+        # Translators: "Play! Pokémon" is the name of the organised play programme.
+        label=_("Play! Pokémon player ID"),
         max_length=20,
         validators=[PLAYER_ID],
-        help_text="The number on your Play! Pokémon membership: one per player.",
+        help_text=_("The number on your Play! Pokémon membership: one per player."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     birth_date = forms.DateField(
-        label="Birth date",
-        help_text="Your age division (Junior, Senior, Masters) comes from the year.",
+        label=_("Birth date"),
+        # Translators: Junior, Senior and Masters are the official age divisions of Play!
+        # Pokémon (usually kept in English in every language).
+        help_text=_("Your age division (Junior, Senior, Masters) comes from the year."),
         widget=forms.DateInput(attrs={"type": "date", "autocomplete": "bday"}, format="%Y-%m-%d"),
     )
     email = forms.EmailField(
-        label="E-mail",
+        label=_("E-mail"),
         required=False,
         help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -95,9 +100,9 @@ class ProfileForm(forms.Form):
     def clean_birth_date(self):
         born = self.cleaned_data["birth_date"]
         if born > timezone.localdate():
-            raise forms.ValidationError("A birth date cannot be in the future.")
+            raise forms.ValidationError(_("A birth date cannot be in the future."))
         if born.year < 1900:
-            raise forms.ValidationError("Check the year of your birth date.")
+            raise forms.ValidationError(_("Check the year of your birth date."))
         return born
 
 
@@ -119,21 +124,80 @@ class EventForm(forms.ModelForm):
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
-        labels = {"kind": "Kind of event"}
+        # Every field's label here: the automatic one (from the model) is English only.
+        labels = {
+            "name": _("Name"),
+            "kind": _("Kind of event"),
+            "format": _("Format"),
+            "full_finishing_order": _("Full finishing order"),
+            "starts_at": _("Starts at"),
+            "best_of": _("Best of"),
+            "round_minutes": _("Round minutes"),
+            "deck_deadline": _("Deck deadline"),
+            "capacity": _("Capacity"),
+            "division_mode": _("Division mode"),
+            # Translators: "sudden death" is the TCG term (fr "mort subite", es "muerte
+            # súbita", it "morte improvvisa", pt "morte súbita", de "Sudden Death").
+            "sudden_death_style": _("Sudden death"),
+            # Translators: the number of Prize cards in a sudden-death game ("Prize cards":
+            # fr "cartes Récompense", de "Preiskarten", es "cartas de Premio", it "carte
+            # Premio", pt "cartas de Prêmio").
+            "sudden_death_prizes": _("Sudden death prizes"),
+            # Translators: Swiss rounds, as in the Swiss tournament system.
+            "swiss_rounds": _("Swiss rounds"),
+            # Translators: "top cut" is the single-elimination finals after the Swiss rounds.
+            "top_cut": _("Top cut"),
+            "require_check_in": _("Require check in"),
+            "status": _("Status"),
+            "decklists_open": _("Decklists open"),
+            "rule_edition": _("Rules edition"),
+            "days": _("Days"),
+            "day1_rounds": _("Swiss rounds on day 1"),
+            "venue_name": _("Venue"),
+            "venue_address": _("Address"),
+            "time_zone": _("Time zone"),
+            "entry_fee": _("Entry fee"),
+            "description": _("Description"),
+            "contact": _("Contact"),
+            "language": _("Language"),
+        }
         help_texts = {
-            "kind": "A tournament: decklists, Swiss, top cut. A board-game night: tables of "
-            "2 to 6 players, one winner each, no decklists.",
-            "format": "Tournaments only: a board-game night has no deck format.",
-            "swiss_rounds": "Empty: from the season's table by attendance.",
-            "top_cut": "Empty: from the season's table; 0: no top cut.",
-            "sudden_death_style": "When both players win at once. The 1996 rules go on with "
-            "the same game (it can end in a draw: a tie in Swiss, a replay in the top cut).",
-            "sudden_death_prizes": "For a new sudden-death game, and a game that settles a "
-            "level top-cut match.",
-            "rule_edition": "Empty: the edition in force on the event's date (the event page "
-            "shows which and why).",
-            "decklists_open": "The top cut's lists open once the cut is paired, every list once "
-            "the event is finished. Until then each list is seen by its player and the staff only.",
+            "kind": _(
+                "A tournament: decklists, Swiss, top cut. A board-game night: tables of "
+                "2 to 6 players, one winner each, no decklists."
+            ),
+            "format": _("Tournaments only: a board-game night has no deck format."),
+            "full_finishing_order": _(
+                "Board-game nights: tables report every player's place, not only the winner "
+                "(a house rule: the rulebook names a winner only)."
+            ),
+            "swiss_rounds": _("Empty: from the season's table by attendance."),
+            "top_cut": _("Empty: from the season's table; 0: no top cut."),
+            "sudden_death_style": _(
+                "When both players win at once. The 1996 rules go on with the same game (it "
+                "can end in a draw: a tie in Swiss, a replay in the top cut)."
+            ),
+            "sudden_death_prizes": _(
+                "For a new sudden-death game, and a game that settles a level top-cut match."
+            ),
+            "require_check_in": _("Pair only players who checked in"),
+            "rule_edition": _(
+                "Empty: the edition in force on the event's date (the event page shows which "
+                "and why)."
+            ),
+            "decklists_open": _(
+                "The top cut's lists open once the cut is paired, every list once the event "
+                "is finished. Until then each list is seen by its player and the staff only."
+            ),
+            "day1_rounds": _("Two-day events (empty: two thirds of the Swiss rounds, rounded up)"),
+            "venue_address": _("The event page links to a map of it."),
+            "time_zone": _("The event's times are shown in it (empty: the site's time zone)."),
+            "entry_fee": _("Informational, paid at the venue (e.g. €5)."),
+            "contact": _("An e-mail address or a phone number for questions."),
+            "language": _(
+                "Match slips, deck sheets and e-mails sent to everyone are in it; each player's "
+                "own e-mails follow their profile's language."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
@@ -145,8 +209,12 @@ class EventForm(forms.ModelForm):
         self.fields["days"].required = False  # a form without it keeps one day
         self.fields["language"].required = False  # a form without it keeps the language
         self.fields["time_zone"].widget = forms.Select(
-            choices=[("", "The site's time zone"), *((z, z) for z in TIME_ZONES)]
+            choices=[("", _("The site's time zone")), *((z, z) for z in TIME_ZONES)]
         )
+        # The seeded formats' and editions' names are msgids (decks.formats,
+        # league.edition_seeds): the lists say them in the reader's language, as pages do.
+        for name in ("format", "rule_edition"):
+            self.fields[name].label_from_instance = lambda row: gettext(str(row))
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or self.instance.language
@@ -192,23 +260,26 @@ class EventSearchForm(forms.Form):
     """The events search: every field optional; a wrong value is dropped, never an error
     page (the list shows what the rest asks)."""
 
-    q = forms.CharField(label="Search", required=False, max_length=80)
-    league = forms.ChoiceField(required=False)
-    format = forms.ChoiceField(required=False)
-    status = forms.ChoiceField(required=False)
+    q = forms.CharField(label=_("Search"), required=False, max_length=80)
+    league = forms.ChoiceField(label=_("League"), required=False)
+    format = forms.ChoiceField(label=_("Format"), required=False)
+    status = forms.ChoiceField(label=_("Status"), required=False)
     date_from = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def __init__(self, *args, leagues=(), formats=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["league"].choices = [("", "Every league"), *leagues]
-        self.fields["format"].choices = [("", "Every format"), *formats]
+        self.fields["league"].choices = [("", _("Every league")), *leagues]
+        self.fields["format"].choices = [
+            ("", _("Every format")),
+            *((value, gettext(str(label))) for value, label in formats),
+        ]
         statuses = [(s, label) for s, label in Event.Status.choices if s != Event.Status.DRAFT]
-        self.fields["status"].choices = [("", "Any status"), *statuses]
+        self.fields["status"].choices = [("", _("Any status")), *statuses]
 
     def filters(self) -> dict:
         """The valid fields as `selectors.search_events` takes them."""

@@ -10,16 +10,19 @@ A `Registration` is one player in one event; its deck submissions are kept, neve
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from decks.models import Format
 from rules.editions import Edition
 from rules.scoring import table_to_rows
 
+from .api_token import ApiToken  # noqa: F401 (a module of its own: this one is full)
 from .bulk_writes import AnnouncedQuerySet
 from .public_record import CalendarFeed, EventDetailsFields, LeagueRecordFields, PlayerRecordFields  # noqa: F401
 
 #: Why an event is refused without a format: the check constraint and the service say it.
-FORMAT_REQUIRED = "Choose the deck format of the tournament (a board-game night has none)."
+FORMAT_REQUIRED = _("Choose the deck format of the tournament (a board-game night has none).")
 
 
 def default_structure_table() -> list[dict]:
@@ -103,26 +106,26 @@ class RuleEdition(models.Model):
 
 
 class Division(models.TextChoices):
-    JUNIOR = "junior", "Junior"
-    SENIOR = "senior", "Senior"
-    MASTERS = "masters", "Masters"
+    JUNIOR = "junior", _("Junior")
+    SENIOR = "senior", _("Senior")
+    MASTERS = "masters", _("Masters")
 
 
 class Event(EventDetailsFields):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        TOP_CUT = "top_cut", "Top cut"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", pgettext_lazy("event status", "Draft")
+        REGISTRATION = "registration", pgettext_lazy("event status", "Registration open")
+        RUNNING = "running", pgettext_lazy("event status", "Running")
+        TOP_CUT = "top_cut", pgettext_lazy("event status", "Top cut")
+        FINISHED = "finished", pgettext_lazy("event status", "Finished")
 
     class Kind(models.TextChoices):
-        TOURNAMENT = "tournament", "Tournament"
-        BOARD_GAME = "board_game", "Board-game night"
+        TOURNAMENT = "tournament", _("Tournament")
+        BOARD_GAME = "board_game", _("Board-game night")
 
     class DivisionMode(models.TextChoices):
-        COMBINED = "combined", "All divisions together (age-modified Swiss)"
-        SEPARATE = "separate", "Each division separately (age-separated Swiss)"
+        COMBINED = "combined", _("All divisions together (age-modified Swiss)")
+        SEPARATE = "separate", _("Each division separately (age-separated Swiss)")
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=160)
@@ -135,7 +138,7 @@ class Event(EventDetailsFields):
     )
     starts_at = models.DateTimeField(default=timezone.now)
     best_of = models.PositiveSmallIntegerField(
-        choices=[(1, "Best of 1"), (3, "Best of 3")], default=3
+        choices=[(1, _("Best of 1")), (3, _("Best of 3"))], default=3
     )
     round_minutes = models.PositiveSmallIntegerField(default=50)
     deck_deadline = models.DateTimeField(null=True, blank=True)
@@ -145,13 +148,14 @@ class Event(EventDetailsFields):
         max_length=20, choices=DivisionMode.choices, default=DivisionMode.COMBINED
     )
     sudden_death_prizes = models.PositiveSmallIntegerField(
-        choices=[(1, "1 Prize card (rulebook)"), (6, "6 Prize cards (tournament handbook)")],
+        # Translators: "Prize card" is the TCG term (fr "carte Récompense", de "Preiskarte").
+        choices=[(1, _("1 Prize card (rulebook)")), (6, _("6 Prize cards (tournament handbook)"))],
         default=1,
     )
 
     class SuddenDeath(models.TextChoices):
-        NEW_GAME = "new_game", "A new game (1999, 2011, handbook)"
-        CONTINUE = "continue", "The game goes on, may draw (1996)"
+        NEW_GAME = "new_game", _("A new game (1999, 2011, handbook)")
+        CONTINUE = "continue", _("The game goes on, may draw (1996)")
 
     sudden_death_style = models.CharField(
         "sudden death",
@@ -179,7 +183,7 @@ class Event(EventDetailsFields):
         help_text="Empty: the edition in force on the event's date",
     )
     days = models.PositiveSmallIntegerField(
-        choices=[(1, "One day"), (2, "Two days (day 2 by match points)")], default=1
+        choices=[(1, _("One day")), (2, _("Two days (day 2 by match points)"))], default=1
     )
     day1_rounds = models.PositiveSmallIntegerField(
         "Swiss rounds on day 1",
@@ -189,10 +193,10 @@ class Event(EventDetailsFields):
     )
 
     class DecklistsOpen(models.TextChoices):
-        NEVER = "never", "Never (private)"
-        TOP_CUT = "top_cut", "The top cut's lists"
-        AFTER_EVENT = "after_event", "Every list, after the event"
-        NOW = "now", "Every list, now"
+        NEVER = "never", _("Never (private)")
+        TOP_CUT = "top_cut", _("The top cut's lists")
+        AFTER_EVENT = "after_event", _("Every list, after the event")
+        NOW = "now", _("Every list, now")
 
     decklists_open = models.CharField(
         "Decklists open",
@@ -268,11 +272,11 @@ class Player(PlayerRecordFields):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waiting list"
-        CHECKED_IN = "checked_in", "Checked in"
-        DROPPED = "dropped", "Dropped"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", pgettext_lazy("registration status", "Registered")
+        WAITLISTED = "waitlisted", pgettext_lazy("registration status", "Waiting list")
+        CHECKED_IN = "checked_in", pgettext_lazy("registration status", "Checked in")
+        DROPPED = "dropped", pgettext_lazy("registration status", "Dropped")
+        WITHDRAWN = "withdrawn", pgettext_lazy("registration status", "Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
@@ -329,8 +333,8 @@ class StaffRole(models.Model):
     `permissions.ROLE_ACTIONS`."""
 
     class Role(models.TextChoices):
-        JUDGE = "judge", "Judge"
-        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+        JUDGE = "judge", _("Judge")
+        SCOREKEEPER = "scorekeeper", _("Scorekeeper")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="staff_roles")
     event = models.ForeignKey(
@@ -427,24 +431,3 @@ class SeasonStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} #{self.rank}: {self.player_id}"
-
-
-class ApiToken(models.Model):
-    """A personal API token: scripts and apps send `Authorization: Token <key>`. Only the
-    key's SHA-256 is stored (a long random key needs no slow hash); the first characters
-    are kept to tell a user's tokens apart. Created and revoked on the profile page."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
-    )
-    name = models.CharField(max_length=60)
-    prefix = models.CharField(max_length=12)
-    key_hash = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.prefix}…)"

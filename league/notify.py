@@ -6,6 +6,9 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from decks.findings_text import word_record
 from notifications.services import NotificationItem, notify
@@ -41,23 +44,24 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
     if user_id is None:
         return 0
     event = registration.event
+    names = {"version": submission.version, "event": event.name}
     if submission.legal:
-        body = f"Your decklist (version {submission.version}) for {event.name} is legal."
+        body = _("Your decklist (version %(version)s) for %(event)s is legal.") % names
+        subject = _("%(event)s: your deck is legal") % names
     else:
         reasons = "\n".join(f"- {word_record(e)}" for e in submission.verdict.get("errors", []))
-        body = (
-            f"Your decklist (version {submission.version}) for {event.name} is not legal:\n"
-            f"{reasons}\nFix it before the deck deadline."
-        )
+        body = _(
+            "Your decklist (version %(version)s) for %(event)s is not legal:\n"
+            "%(reasons)s\nFix it before the deck deadline."
+        ) % {**names, "reasons": reasons}
+        subject = _("%(event)s: your deck is not legal") % names
     return notify(
         kind="deck_verdict",
         items=[
             NotificationItem(
                 recipient_id=user_id,
                 key=f"deck:submission:{submission.pk}",
-                subject=f"{event.name}: your deck is {'legal' if submission.legal else 'not legal'}"[
-                    :200
-                ],
+                subject=subject[:200],
                 body=body,
                 url=reverse("deck-submit", args=[event.pk]),
             )
@@ -80,19 +84,34 @@ def deck_deadline_reminders(event, *, hours: int) -> int:
     for reg in _registered_with_accounts(event):
         latest = max(reg.deck_submissions.all(), key=lambda s: s.version, default=None)
         if latest is None:
-            state = "You have not registered a decklist yet."
+            state = _("You have not registered a decklist yet.")
         elif latest.legal:
-            state = f"Your registered list (version {latest.version}) is legal; you can still change it."
+            state = _(
+                "Your registered list (version %(version)s) is legal; you can still change it."
+            ) % {"version": latest.version}
         else:
-            state = f"Your registered list (version {latest.version}) is NOT legal: fix it before the deadline."
+            state = _(
+                "Your registered list (version %(version)s) is NOT legal: fix it before the "
+                "deadline."
+            ) % {"version": latest.version}
         items.append(
             NotificationItem(
                 recipient_id=reg.player.user_id,
                 key=f"deadline:{hours}h:event:{event.pk}:reg:{reg.pk}",
-                subject=f"{event.name}: deck deadline in {hours} hour{'s' if hours > 1 else ''}"[
-                    :200
-                ],
-                body=f"Decklists for {event.name} lock at {event.deck_deadline:%Y-%m-%d %H:%M %Z}. {state}",
+                subject=(
+                    ngettext(
+                        "%(event)s: deck deadline in %(hours)s hour",
+                        "%(event)s: deck deadline in %(hours)s hours",
+                        hours,
+                    )
+                    % {"event": event.name, "hours": hours}
+                )[:200],
+                body=_("Decklists for %(event)s lock at %(deadline)s. %(state)s")
+                % {
+                    "event": event.name,
+                    "deadline": date_format(event.deck_deadline, "Y-m-d H:i T"),
+                    "state": state,
+                },
                 url=url,
             )
         )
@@ -107,8 +126,9 @@ def event_starting(event) -> int:
             NotificationItem(
                 recipient_id=reg.player.user_id,
                 key=f"starting:event:{event.pk}:reg:{reg.pk}",
-                subject=f"{event.name} starts soon"[:200],
-                body=f"{event.name} starts at {event.starts_at:%H:%M %Z}. Check in with the staff when you arrive.",
+                subject=(_("%(event)s starts soon") % {"event": event.name})[:200],
+                body=_("%(event)s starts at %(time)s. Check in with the staff when you arrive.")
+                % {"event": event.name, "time": date_format(event.starts_at, "H:i T")},
                 url=url,
             )
             for reg in _registered_with_accounts(event)
@@ -120,16 +140,19 @@ def signup_with_known_address(addresses: list[str]) -> None:
     """Tell the owner of an address (as their account stores it) that someone signed up with it (the sign-up page does not
     say the address is known). A plain e-mail after commit, not an inbox row: the new
     account is not theirs, and their own account may not want notifications."""
-    body = (
-        f"Someone (perhaps you) just created an account on {settings.SITE_URL} with this "
+    body = _(
+        "Someone (perhaps you) just created an account on %(site)s with this "
         "e-mail address, which your account already uses.\n\n"
-        "If it was you and you forgot your login, reset your password: "
-        f"{settings.SITE_URL.rstrip('/')}{reverse('password_reset')}\n"
+        "If it was you and you forgot your login, reset your password: %(reset_url)s\n"
         "If it was not you, you can ignore this message."
-    )
+    ) % {
+        "site": settings.SITE_URL,
+        "reset_url": f"{settings.SITE_URL.rstrip('/')}{reverse('password_reset')}",
+    }
+    subject = _("Sign-up with your e-mail address")
     transaction.on_commit(
         lambda: send_mail(
-            "Sign-up with your e-mail address",
+            subject,
             body,
             settings.DEFAULT_FROM_EMAIL,
             addresses,

@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import CharField, Q, QuerySet, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.utils.translation import gettext_lazy as _
 
 from .models import Event, League, Registration, StaffRole
 
@@ -54,14 +55,16 @@ ACTIONS = frozenset(
 
 #: Each action in words, in the order the staff page lists them.
 ACTION_NAMES = {
-    "manage-event": "event settings, publishing lists, TOM, staff",
-    "pair-rounds": "pairing, the clock, check-in and drops",
-    "enter-results": "results",
-    "penalties": "penalties",
-    "deck-checks": "deck checks and private lists",
-    "time-extensions": "time extensions",
-    "judge-calls": "judge calls",
-    "view-private": "the dashboard and unpublished rounds",
+    # Translators: TOM is the Tournament Operations Manager program (a name, not translated).
+    "manage-event": _("event settings, publishing lists, TOM, staff"),
+    # Translators: "drops" are players leaving the event (the TCG term "drop").
+    "pair-rounds": _("pairing, the clock, check-in and drops"),
+    "enter-results": _("results"),
+    "penalties": _("penalties"),
+    "deck-checks": _("deck checks and private lists"),
+    "time-extensions": _("time extensions"),
+    "judge-calls": _("judge calls"),
+    "view-private": _("the dashboard and unpublished rounds"),
 }
 
 ORGANISER = "organiser"

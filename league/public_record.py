@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .languages import EventLanguageField, PlayerLanguageField
 
@@ -34,7 +35,9 @@ MAP_SEARCH = "https://www.openstreetmap.org/search?query={}"
 
 def validate_time_zone(value: str) -> None:
     if value and value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value} is not a time zone (for example Europe/London).")
+        raise ValidationError(
+            _("%(value)s is not a time zone (for example Europe/London).") % {"value": value}
+        )
 
 
 def zone_name(value: str | None) -> str:
@@ -65,6 +68,11 @@ class PlayerRecordFields(PlayerLanguageField):
 
     class Meta:
         abstract = True
+
+    @property
+    def shown_name(self) -> str:
+        """The name public pages show (`public_name`: a minor's first name and initial)."""
+        return public_name(self)
 
 
 class EventDetailsFields(EventLanguageField):

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
 from notifications.language import in_event_language
 from rules.errors import DomainError
@@ -68,14 +69,14 @@ def require(request, event: Event, action: str) -> None:
     anyone who is not its staff."""
     if not can(request, event, action):
         require_visible(request, event)
-        raise PermissionDenied("Your staff role at this event does not allow this.")
+        raise PermissionDenied(_("Your staff role at this event does not allow this."))
 
 
 def require_visible(request, event: Event) -> None:
     """`permissions.can_view_event`: a draft event is not announced yet, only its staff
     see it; anyone else gets "not found", as in the API."""
     if event.status == Event.Status.DRAFT and not is_staff(request, event):
-        raise Http404("No such event.")
+        raise Http404(_("No such event."))
 
 
 def own_registration(user, event: Event) -> Registration | None:

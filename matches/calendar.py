@@ -9,6 +9,7 @@ import datetime as dt
 
 import icalendar
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.models import Event
 
@@ -51,7 +52,9 @@ def _round_entry(round_: Round, event: Event, url: str, host: str) -> icalendar.
     entry = icalendar.Event()
     entry.add("uid", f"round-{round_.pk}@{host}")
     entry.add("dtstamp", timezone.now())
-    entry.add("summary", f"{event.name}: round {round_.number}")
+    entry.add(
+        "summary", _("%(event)s: round %(number)s") % {"event": event.name, "number": round_.number}
+    )
     entry.add("dtstart", start)
     entry.add("dtend", round_.ends_at or start + dt.timedelta(minutes=event.round_minutes))
     entry.add("url", url)

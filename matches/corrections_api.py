@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -85,7 +86,7 @@ def _player(event: Event, pk: int | None) -> Registration | None:
 
 def _needs_players(*players) -> None:
     if any(p is None for p in players):
-        raise DomainError("invalid-edit", "Choose the players.")
+        raise DomainError("invalid-edit", _("Choose the players."))
 
 
 @extend_schema(request=CorrectionInputSerializer, responses=LogEntrySerializer)
@@ -95,7 +96,7 @@ def round_correction(request, round_id: int):
     round_ = get_object_or_404(Round.objects.select_related("event__season__league"), pk=round_id)
     event = round_.event
     if not permissions.can_view_event(request.user, event):
-        return Response({"code": "not-found", "detail": "No such round."}, status=404)
+        return Response({"code": "not-found", "detail": _("No such round.")}, status=404)
     data = CorrectionInputSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     d = data.validated_data
@@ -142,7 +143,7 @@ def _run(d: dict, a, b, common: dict):
 def event_log(request, event_id: int):
     event = get_object_or_404(Event.objects.select_related("season__league"), pk=event_id)
     if not permissions.can(request.user, event, "view-private"):
-        return Response({"code": "not-allowed", "detail": "Staff only."}, status=403)
+        return Response({"code": "not-allowed", "detail": _("Staff only.")}, status=403)
     kind = request.query_params.get("kind", "")
     player = request.query_params.get("player", "")
     rows = eventlog.entries(event, kind=kind, registration=parse_id(player))
@@ -154,7 +155,7 @@ def _registration(request, registration_id: int) -> Registration:
         Registration.objects.select_related("event__season__league", "player"), pk=registration_id
     )
     if not permissions.can_view_event(request.user, registration.event):
-        raise DomainError("not-found", "No such registration.", status=404)
+        raise DomainError("not-found", _("No such registration."), status=404)
     return registration
 
 

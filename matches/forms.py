@@ -8,7 +8,10 @@ player forms take the reporting player's side.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from .after_the_turns import AfterTheTurns
 from .models import Game
 
 MAX_SUDDEN_DEATH = 10
@@ -19,7 +22,9 @@ def _other(side: str) -> str:
 
 
 #: What "won both ways" means, on every form that asks (the 1999 and 2011 rulebooks).
-BOTH_WAYS_HELP = (
+# Translators: "Prize card", "Benched Pokémon", "Knocked Out", "Active Pokémon" and "sudden
+# death" are official TCG terms (see the glossary).
+BOTH_WAYS_HELP = _(
     "There are two ways to win at once: taking your last Prize card, and your opponent having "
     "no Benched Pokémon to replace a Knocked Out Active Pokémon. If you win in both ways and "
     "your opponent wins in only one way, you win; otherwise sudden death."
@@ -31,19 +36,21 @@ def _both_ways(winner: str) -> dict:
     return {"outcome": "both_won", "reason": "played", "ways": {winner: 2, _other(winner): 1}}
 
 
-class QuickReportForm(forms.Form):
+class QuickReportForm(AfterTheTurns):
     """Best of 1 in one tap: "I won", "I lost", "Tie at time", after `sudden_death` games
     both players won at once (each followed by its sudden-death replay); "I won both ways"
     and "my opponent won both ways" for a game both won at once that the rule decides, and a
-    draw for the 1996 sudden death (the rules refuse it elsewhere)."""
+    draw for the 1996 sudden death (the rules refuse it elsewhere). Where the edition decides
+    a game unfinished after the turns by Prizes, "Tie at time" comes with who was `ahead`
+    (me, my opponent, level) and, level in the top cut, who took the `next_prize`."""
 
     OUTCOMES = [
-        ("won", "I won"),
-        ("lost", "I lost"),
-        ("tie", "Tie at time"),
-        ("won_both_ways", "I won both ways, my opponent one"),
-        ("lost_both_ways", "My opponent won both ways, I one"),
-        ("draw", "Draw (1996 sudden death)"),
+        ("won", _("I won")),
+        ("lost", _("I lost")),
+        ("tie", pgettext_lazy("result", "Tie at time")),
+        ("won_both_ways", _("I won both ways, my opponent one")),
+        ("lost_both_ways", _("My opponent won both ways, I one")),
+        ("draw", _("Draw (1996 sudden death)")),
     ]
 
     outcome = forms.ChoiceField(choices=OUTCOMES)
@@ -52,10 +59,10 @@ class QuickReportForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("outcome") == "tie" and data.get("sudden_death"):
-            raise forms.ValidationError("A sudden-death game ends with a winner: who won it?")
+            raise forms.ValidationError(_("A sudden-death game ends with a winner: who won it?"))
         if data.get("outcome") == "draw" and not data.get("sudden_death"):
             raise forms.ValidationError(
-                "A game is a draw only in the 1996 sudden death, after you both won at once."
+                _("A game is a draw only in the 1996 sudden death, after you both won at once.")
             )
         return data
 
@@ -68,26 +75,30 @@ class QuickReportForm(forms.Form):
             games.append(_both_ways(side if outcome == "won_both_ways" else _other(side)))
         else:
             final = {"won": side, "lost": _other(side), "tie": "tie", "draw": "draw"}[outcome]
-            games.append({"outcome": final, "reason": "played"})
+            games.append(self.answered({"outcome": final, "reason": "played"}, side))
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 
-class BestOfThreeQuickForm(forms.Form):
+class BestOfThreeQuickForm(AfterTheTurns):
     """Best of 3 in one tap: "I won 2–0 / 2–1", "I lost 1–2 / 0–2"; in Swiss "1–1 at
     time" (a tie); in the top cut, level at time, the sudden-death game that settles it
     ("I won / lost the sudden death", played with the event's Prize count). Games are listed
     in one order whoever taps (a 2–1 as the winner's game, the loser's, the winner's; a
-    1–1 as player A's game first), so the two players' reports agree. Anything else (a game
-    both won at once, a no-show, a penalty) is the game-by-game form."""
+    1–1 as player A's game first), so the two players' reports agree. Where the edition
+    decides by Prize cards, "1–1 at time" with game 3 unfinished after the turns comes with
+    who was ahead (`AfterTheTurns`). Anything else (a game both won at once, a no-show, a
+    penalty) is the game-by-game form."""
+
+    UNFINISHED = "tie_1_1"
 
     OUTCOMES = [
-        ("won_2_0", "I won 2–0"),
-        ("won_2_1", "I won 2–1"),
-        ("lost_1_2", "I lost 1–2"),
-        ("lost_0_2", "I lost 0–2"),
-        ("tie_1_1", "1–1 at time: a tie"),
-        ("won_sudden_death", "1–1 at time, I won the sudden death"),
-        ("lost_sudden_death", "1–1 at time, I lost the sudden death"),
+        ("won_2_0", _("I won 2–0")),
+        ("won_2_1", _("I won 2–1")),
+        ("lost_1_2", _("I lost 1–2")),
+        ("lost_0_2", _("I lost 0–2")),
+        ("tie_1_1", _("1–1 at time: a tie")),
+        ("won_sudden_death", _("1–1 at time, I won the sudden death")),
+        ("lost_sudden_death", _("1–1 at time, I lost the sudden death")),
     ]
     WINS = {"won_2_0": "ww", "won_2_1": "wlw", "lost_1_2": "lwl", "lost_0_2": "ll"}
 
@@ -106,6 +117,8 @@ class BestOfThreeQuickForm(forms.Form):
         if outcome != "tie_1_1":
             winner = side if outcome == "won_sudden_death" else other
             games.append({"outcome": winner, "reason": "played", "prizes": sudden_death_prizes})
+        elif self.cleaned_data.get("ahead"):  # game 3, unfinished after the turns
+            games.append(self.answered({"outcome": "tie", "reason": "played"}, side))
         return {"games": games, "at_time": True, "intentional_draw": False}
 
 
@@ -113,13 +126,18 @@ class GamesForm(forms.Form):
     """Games in the order they were played, one row each; blank rows are skipped. A game
     both players won at once is followed, in the next row, by its sudden-death replay."""
 
-    at_time = forms.BooleanField(required=False, label="Time was called")
+    at_time = forms.BooleanField(required=False, label=_("Time was called"))
     intentional_draw = forms.BooleanField(
-        required=False, label="Intentional draw (Swiss only; no games)"
+        required=False, label=_("Intentional draw (Swiss only; no games)")
     )
 
     #: Who was ahead on Prizes, in the form's own words (the player forms say me/opponent).
-    AHEAD_CHOICES = [("", "—"), ("a", "Player A"), ("b", "Player B"), ("level", "Level")]
+    AHEAD_CHOICES = [
+        ("", "—"),
+        ("a", _("Player A")),
+        ("b", _("Player B")),
+        ("level", pgettext_lazy("level on Prizes", "Level")),
+    ]
 
     def __init__(
         self,
@@ -136,10 +154,15 @@ class GamesForm(forms.Form):
             self._add_after_time_fields(after_time)
         for i in range(1, rows + 1):
             self.fields[f"game_{i}"] = forms.ChoiceField(
-                choices=[("", "—"), *outcome_choices], required=False, label=f"Game played #{i}"
+                choices=[("", "—"), *outcome_choices],
+                required=False,
+                label=_("Game played #%(number)s") % {"number": i},
             )
             self.fields[f"reason_{i}"] = forms.ChoiceField(
-                choices=Game.Reason.choices, required=False, initial=Game.Reason.PLAYED, label="How"
+                choices=Game.Reason.choices,
+                required=False,
+                initial=Game.Reason.PLAYED,
+                label=pgettext_lazy("how a game ended", "How"),
             )
 
     def _add_after_time_fields(self, after_time: dict) -> None:
@@ -151,19 +174,19 @@ class GamesForm(forms.Form):
             min_value=0,
             max_value=turns,
             required=False,
-            label=f"Turns played after time ({turns} in this event's rules)",
+            label=_("Turns played after time (%(turns)s in this event's rules)") % {"turns": turns},
         )
         if after_time["prizes"]:
             self.fields["ahead"] = forms.ChoiceField(
                 choices=self.AHEAD_CHOICES,
                 required=False,
-                label="A game unfinished after the turns: who was ahead on Prizes?",
+                label=_("A game unfinished after the turns: who was ahead on Prizes?"),
             )
         if after_time["prizes"] and after_time["top_cut"]:
             self.fields["next_prize"] = forms.ChoiceField(
                 choices=[c for c in self.AHEAD_CHOICES if c[0] != "level"],
                 required=False,
-                label="Level on Prizes: play continues until a Prize is taken. Who took it?",
+                label=_("Level on Prizes: play continues until a Prize is taken. Who took it?"),
             )
 
     def after_time_fields(self) -> list:
@@ -195,7 +218,7 @@ class GamesForm(forms.Form):
             if outcome:
                 games.append(self.game(outcome, data.get(f"reason_{i}") or "played"))
         if not games and not data.get("intentional_draw"):
-            raise forms.ValidationError("Enter the games in the order they were played.")
+            raise forms.ValidationError(_("Enter the games in the order they were played."))
         unfinished = [g for g in games if g["outcome"] == "tie"]
         if unfinished and data.get("ahead"):
             unfinished[-1]["ahead"] = self.side_outcome(data["ahead"])
@@ -216,11 +239,11 @@ class GamesForm(forms.Form):
 
 
 PLAYER_OUTCOMES = [
-    ("me", "I won"),
-    ("opponent", "My opponent won"),
-    ("both_won", "We both won at once → sudden death next"),
-    ("tie", "Unfinished at time"),
-    ("double_loss", "Double game loss"),
+    ("me", _("I won")),
+    ("opponent", _("My opponent won")),
+    ("both_won", _("We both won at once → sudden death next")),
+    ("tie", _("Unfinished at time")),
+    ("double_loss", _("Double game loss")),
 ]
 
 
@@ -228,7 +251,7 @@ def _extra_outcomes(both_ways: bool, draws: bool, won_both_ways: list) -> list:
     """The outcomes a format's rules add: won both ways (1999, 2011), a draw (1996)."""
     extra = list(won_both_ways) if both_ways else []
     if draws:
-        extra.append(("draw", "Draw: in sudden death neither had a Pokémon left (1996)"))
+        extra.append(("draw", _("Draw: in sudden death neither had a Pokémon left (1996)")))
     return extra
 
 
@@ -237,9 +260,9 @@ class PlayerGamesForm(GamesForm):
 
     AHEAD_CHOICES = [
         ("", "—"),
-        ("me", "I was"),
-        ("opponent", "My opponent was"),
-        ("level", "Level"),
+        ("me", _("I was")),
+        ("opponent", _("My opponent was")),
+        ("level", pgettext_lazy("level on Prizes", "Level")),
     ]
 
     def __init__(
@@ -250,8 +273,11 @@ class PlayerGamesForm(GamesForm):
             both_ways,
             draws,
             [
-                ("me_both_ways", "We both won, but I won in both ways, my opponent in one"),
-                ("opponent_both_ways", "We both won, but my opponent won in both ways, I in one"),
+                ("me_both_ways", _("We both won, but I won in both ways, my opponent in one")),
+                (
+                    "opponent_both_ways",
+                    _("We both won, but my opponent won in both ways, I in one"),
+                ),
             ],
         )
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
@@ -263,7 +289,7 @@ class PlayerGamesForm(GamesForm):
 class StaffResultForm(GamesForm):
     """Staff enter or correct a result with the players' names, and say why."""
 
-    note = forms.CharField(max_length=200, required=False, label="Note (kept in the history)")
+    note = forms.CharField(max_length=200, required=False, label=_("Note (kept in the history)"))
 
     def __init__(
         self,
@@ -275,27 +301,34 @@ class StaffResultForm(GamesForm):
         **kwargs,
     ):
         choices = [
-            ("a", f"{names['a']} won"),
-            ("b", f"{names['b']} won"),
-            ("both_won", "Both won at once → sudden death next"),
-            ("tie", "Unfinished at time"),
-            ("double_loss", "Double game loss"),
+            ("a", _("%(player)s won") % {"player": names["a"]}),
+            ("b", _("%(player)s won") % {"player": names["b"]}),
+            ("both_won", _("Both won at once → sudden death next")),
+            ("tie", _("Unfinished at time")),
+            ("double_loss", _("Double game loss")),
             *_extra_outcomes(
                 both_ways,
                 draws,
                 [
                     (
                         "a_both_ways",
-                        f"Both won, but {names['a']} in both ways, {names['b']} in one",
+                        _("Both won, but %(winner)s in both ways, %(other)s in one")
+                        % {"winner": names["a"], "other": names["b"]},
                     ),
                     (
                         "b_both_ways",
-                        f"Both won, but {names['b']} in both ways, {names['a']} in one",
+                        _("Both won, but %(winner)s in both ways, %(other)s in one")
+                        % {"winner": names["b"], "other": names["a"]},
                     ),
                 ],
             ),
         ]
-        self.AHEAD_CHOICES = [("", "—"), ("a", names["a"]), ("b", names["b"]), ("level", "Level")]
+        self.AHEAD_CHOICES = [
+            ("", "—"),
+            ("a", names["a"]),
+            ("b", names["b"]),
+            ("level", pgettext_lazy("level on Prizes", "Level")),
+        ]
         super().__init__(*args, rows=rows, outcome_choices=choices, **kwargs)
 
     @staticmethod
@@ -316,20 +349,20 @@ class GridResultForm(forms.Form):
     the grid's penalty game only records, in a best-of-3 result, a game already lost so."""
 
     QUICK = [
-        ("a", "A wins"),
-        ("b", "B wins"),
-        ("tie", "Tie at time"),
-        ("id", "Intentional draw"),
-        ("double_loss", "Double game loss"),
+        ("a", _("A wins")),
+        ("b", _("B wins")),
+        ("tie", pgettext_lazy("result", "Tie at time")),
+        ("id", _("Intentional draw")),
+        ("double_loss", _("Double game loss")),
     ]
     GAME_CHOICES = [
         ("", "—"),
-        ("a", "A won"),
-        ("b", "B won"),
-        ("penalty_a", "A: game lost to a penalty"),
-        ("penalty_b", "B: game lost to a penalty"),
-        ("tie", "Unfinished at time"),
-        ("double_loss", "Double game loss"),
+        ("a", _("A won")),
+        ("b", _("B won")),
+        ("penalty_a", _("A: game lost to a penalty")),
+        ("penalty_b", _("B: game lost to a penalty")),
+        ("tie", _("Unfinished at time")),
+        ("double_loss", _("Double game loss")),
     ]
     #: A select's value as a game of the payload.
     GAMES = {
@@ -342,12 +375,12 @@ class GridResultForm(forms.Form):
     }
 
     quick = forms.ChoiceField(choices=QUICK, required=False)
-    at_time = forms.BooleanField(required=False, label="at time")
+    at_time = forms.BooleanField(required=False, label=pgettext_lazy("result", "at time"))
     note = forms.CharField(
         max_length=200,
         required=False,
-        label="Note",
-        widget=forms.TextInput(attrs={"placeholder": "Note (kept in the history)"}),
+        label=pgettext_lazy("form field", "Note"),
+        widget=forms.TextInput(attrs={"placeholder": _("Note (kept in the history)")}),
     )
 
     def __init__(self, *args, best_of: int, **kwargs):
@@ -355,7 +388,9 @@ class GridResultForm(forms.Form):
         self.best_of = best_of
         for i in range(1, best_of + 1):
             self.fields[f"game_{i}"] = forms.ChoiceField(
-                choices=self.GAME_CHOICES, required=False, label=f"Game {i}"
+                choices=self.GAME_CHOICES,
+                required=False,
+                label=pgettext_lazy("game of a match", "Game %(number)s") % {"number": i},
             )
 
     def game_fields(self):
@@ -365,7 +400,7 @@ class GridResultForm(forms.Form):
         data = super().clean()
         games = [data.get(f"game_{i}") for i in range(1, self.best_of + 1)]
         if not data.get("quick") and not any(games):
-            raise forms.ValidationError("Pick an outcome, or enter the games.")
+            raise forms.ValidationError(_("Pick an outcome, or enter the games."))
         return data
 
     def payload(self) -> dict:

@@ -19,6 +19,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from league.bulk_writes import AnnouncedQuerySet
 from league.models import Event, Registration
@@ -39,14 +41,15 @@ class MatchQuerySet(AnnouncedQuerySet):
 
 class Round(models.Model):
     class Stage(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        TOP_CUT = "top_cut", "Top cut"
+        # Translators: "Swiss" and "Top cut" are the official TCG tournament terms.
+        SWISS = "swiss", pgettext_lazy("round stage", "Swiss")
+        TOP_CUT = "top_cut", pgettext_lazy("round stage", "Top cut")
 
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired (not yet published)"
-        PUBLISHED = "published", "Pairings published"
-        RUNNING = "running", "Clock running"
-        CLOSED = "closed", "Closed"
+        PAIRED = "paired", _("Paired (not yet published)")
+        PUBLISHED = "published", _("Pairings published")
+        RUNNING = "running", _("Clock running")
+        CLOSED = "closed", pgettext_lazy("round state", "Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -84,16 +87,16 @@ class Round(models.Model):
 
 class Match(models.Model):
     class Result(models.TextChoices):
-        A = "a", "Player A won"
-        B = "b", "Player B won"
-        TIE = "tie", "Tie"
-        DOUBLE_LOSS = "double_loss", "Double loss"
+        A = "a", _("Player A won")
+        B = "b", _("Player B won")
+        TIE = "tie", pgettext_lazy("match result", "Tie")
+        DOUBLE_LOSS = "double_loss", pgettext_lazy("match result", "Double loss")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for results"
-        REPORTED = "reported", "One player reported"
-        DISPUTED = "disputed", "Disputed: staff to decide"
-        FINAL = "final", "Result stands"
+        PENDING = "pending", _("Waiting for results")
+        REPORTED = "reported", _("One player reported")
+        DISPUTED = "disputed", _("Disputed: staff to decide")
+        FINAL = "final", _("Result stands")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
@@ -164,21 +167,21 @@ class Match(models.Model):
 
 class Game(models.Model):
     class Outcome(models.TextChoices):
-        A = "a", "Player A won"
-        B = "b", "Player B won"
-        BOTH_WON = "both_won", "Both won at once (sudden death follows)"
-        TIE = "tie", "Unfinished at time"
-        DOUBLE_LOSS = "double_loss", "Double game loss"
-        DRAW = "draw", "Draw (1996 sudden death: neither player had a Pokémon left)"
+        A = "a", _("Player A won")
+        B = "b", _("Player B won")
+        BOTH_WON = "both_won", _("Both won at once (sudden death follows)")
+        TIE = "tie", _("Unfinished at time")
+        DOUBLE_LOSS = "double_loss", _("Double game loss")
+        DRAW = "draw", _("Draw (1996 sudden death: neither player had a Pokémon left)")
 
     class Reason(models.TextChoices):
-        PLAYED = "played", "Played"
-        NO_SHOW = "no_show", "No-show (game loss)"
-        PENALTY = "penalty", "Staff penalty (game loss)"
-        CONCEDED = "conceded", "Conceded"
-        BOTH_WAYS = "both_ways", "Won both ways (rulebook)"
-        PRIZES_AHEAD = "prizes_ahead", "Ahead on Prizes after the turns"
-        NEXT_PRIZE = "next_prize", "Took the next Prize (level after the turns)"
+        PLAYED = "played", pgettext_lazy("game reason", "Played")
+        NO_SHOW = "no_show", _("No-show (game loss)")
+        PENALTY = "penalty", _("Staff penalty (game loss)")
+        CONCEDED = "conceded", pgettext_lazy("game reason", "Conceded")
+        BOTH_WAYS = "both_ways", _("Won both ways (rulebook)")
+        PRIZES_AHEAD = "prizes_ahead", _("Ahead on Prizes after the turns")
+        NEXT_PRIZE = "next_prize", _("Took the next Prize (level after the turns)")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -207,7 +210,7 @@ class ResultReport(models.Model):
     """What one player says happened. Two agreeing reports make the result stand."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    side = models.CharField(max_length=1, choices=[("a", "Player A"), ("b", "Player B")])
+    side = models.CharField(max_length=1, choices=[("a", _("Player A")), ("b", _("Player B"))])
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     payload = models.JSONField(help_text="The games as reported, see matches.results")
     created_at = models.DateTimeField(auto_now_add=True)

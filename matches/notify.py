@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from league.models import Event, Registration
 from league.notify import notify_staff
+from league.public_record import public_name
 from league.wording import full_stop
+from notifications.language import in_recipients_language
 from notifications.services import NotificationItem, notify
 
 from .models import Match, Round
@@ -30,7 +36,13 @@ def round_mail_key_prefixes(round_: Round) -> list[str]:
 
 
 def _name(reg) -> str:
-    return reg.player.name if reg else "BYE"
+    """A player as another player reads them (a minor's first name and initial)."""
+    return public_name(reg.player) if reg else pgettext("no opponent", "BYE")
+
+
+def _full_name(reg) -> str:
+    """A player as the staff read them."""
+    return reg.player.name if reg else pgettext("no opponent", "BYE")
 
 
 def pairings_published(round_: Round) -> int:
@@ -43,20 +55,24 @@ def pairings_published(round_: Round) -> int:
         for me, other in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
             if me is None or me.player.user_id is None:
                 continue
-            if other is None:
-                body = (
-                    f"You have a bye in round {round_.number} of {event.name}: it counts as a win."
-                )
-            else:
-                body = (
-                    f"Round {round_.number} of {event.name}: table {m.table} against "
-                    + full_stop(_name(other))
-                )
+            params = {"number": round_.number, "event": event.name, "table": m.table}
+            with in_recipients_language(me.player, event):
+                if other is None:
+                    body = (
+                        _("You have a bye in round %(number)s of %(event)s: it counts as a win.")
+                        % params
+                    )
+                else:
+                    body = full_stop(
+                        _("Round %(number)s of %(event)s: table %(table)s against %(opponent)s")
+                        % {**params, "opponent": _name(other)}
+                    )
+                subject = (_("%(event)s: round %(number)s pairings") % params)[:200]
             items.append(
                 NotificationItem(
                     recipient_id=me.player.user_id,
                     key=f"{pairings_key_prefix(round_)}reg:{me.pk}",
-                    subject=f"{event.name}: round {round_.number} pairings"[:200],
+                    subject=subject,
                     body=body,
                     url=url,
                 )
@@ -81,28 +97,57 @@ def result_reported_item(
         return None
     reporter = match.player_a if reported_by_side == "a" else match.player_b
     event = match.round.event
-    return NotificationItem(
-        recipient_id=other.player.user_id,
-        key=f"reported:match:{match.pk}:report:{report_id}",
-        subject=f"{event.name}: confirm your round {match.round.number} result"[:200],
-        body=f"{_name(reporter)} reported your match at table {match.table}. "
-        "Confirm it, or report what you saw: a different report goes to the staff.",
-        url=reverse("match-detail", args=[match.pk]),
-    )
+    with in_recipients_language(other.player, event):
+        return NotificationItem(
+            recipient_id=other.player.user_id,
+            key=f"reported:match:{match.pk}:report:{report_id}",
+            subject=(
+                _("%(event)s: confirm your round %(number)s result")
+                % {"event": event.name, "number": match.round.number}
+            )[:200],
+            body=_(
+                "%(player)s reported your match at table %(table)s. Confirm it, or report "
+                "what you saw: a different report goes to the staff."
+            )
+            % {"player": _name(reporter), "table": match.table},
+            url=reverse("match-detail", args=[match.pk]),
+        )
 
 
 def result_disputed(match: Match, *, report_id: int) -> int:
     event = match.round.event
+    with in_recipients_language(None, event):  # the staff's: the event's language
+        return _disputed(match, event, report_id)
+
+
+def _disputed(match: Match, event: Event, report_id: int) -> int:
     return notify_staff(
         event,
         "enter-results",
         kind="result_reported",
         key=f"disputed:match:{match.pk}:report:{report_id}",
-        subject=f"{event.name}: disputed result at table {match.table}",
-        body=f"{_name(match.player_a)} and {_name(match.player_b)} reported different "
-        f"results in round {match.round.number}. Please decide the result.",
+        subject=_("%(event)s: disputed result at table %(table)s")
+        % {"event": event.name, "table": match.table},
+        body=_(
+            "%(a)s and %(b)s reported different results in round %(number)s. "
+            "Please decide the result."
+        )
+        % {
+            "a": _full_name(match.player_a),
+            "b": _full_name(match.player_b),
+            "number": match.round.number,
+        },
         url=reverse("match-detail", args=[match.pk]),
     )
+
+
+def _in_languages(regs, event, make) -> list[NotificationItem]:
+    """`make(reg)` for each registration, worded in that player's language."""
+    items = []
+    for reg in regs:
+        with in_recipients_language(reg.player, event):
+            items.append(make(reg))
+    return items
 
 
 def _players(match: Match) -> list:
@@ -115,19 +160,23 @@ def _players(match: Match) -> list:
 
 def dispute_resolved(match: Match) -> int:
     change_count = match.changes.count()
-    items = [
-        NotificationItem(
+    items = _in_languages(
+        _players(match),
+        match.round.event,
+        lambda reg: NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"resolved:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
-            subject=f"{match.round.event.name}: your round {match.round.number} result was decided"[
-                :200
-            ],
-            body=f"The staff decided the result of your match at table {match.table}: "
-            + full_stop(match_result_text(match)),
+            subject=(
+                _("%(event)s: your round %(number)s result was decided")
+                % {"event": match.round.event.name, "number": match.round.number}
+            )[:200],
+            body=full_stop(
+                _("The staff decided the result of your match at table %(table)s: %(result)s")
+                % {"table": match.table, "result": match_result_text(match)}
+            ),
             url=reverse("match-detail", args=[match.pk]),
-        )
-        for reg in _players(match)
-    ]
+        ),
+    )
     return notify(kind="dispute_resolved", items=items)
 
 
@@ -138,53 +187,57 @@ def result_changed(match: Match, *, why: str = "") -> int:
     change_count = match.changes.count()
     event = match.round.event
     reason = f" {why.rstrip('.: ')}." if why else ""
-    items = [
-        NotificationItem(
+    items = _in_languages(
+        _players(match),
+        event,
+        lambda reg: NotificationItem(
             recipient_id=reg.player.user_id,
             key=f"changed:match:{match.pk}:change:{change_count}:reg:{reg.pk}",
-            subject=f"{event.name}: your round {match.round.number} result changed"[:200],
-            body=f"The result of your match at table {match.table} is now "
-            + full_stop(match_result_text(match))
+            subject=(
+                _("%(event)s: your round %(number)s result changed")
+                % {"event": event.name, "number": match.round.number}
+            )[:200],
+            body=full_stop(
+                _("The result of your match at table %(table)s is now %(result)s")
+                % {"table": match.table, "result": match_result_text(match)}
+            )
             + reason,
             url=reverse("match-detail", args=[match.pk]),
-        )
-        for reg in _players(match)
-    ]
+        ),
+    )
     return notify(kind="result_changed", items=items)
 
 
 def standings_published(event: Event, round_number: int) -> int:
-    user_ids = (
+    recipients = (
         Registration.objects.filter(event=event, player__user__isnull=False)
         .exclude(status__in=(Registration.Status.WITHDRAWN, Registration.Status.WAITLISTED))
-        .values_list("player__user_id", flat=True)
+        .values_list("player__user_id", "player__language")
     )
     url = reverse("event-standings", args=[event.pk])
-    return notify(
-        kind="standings_published",
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"{standings_key_prefix(event.pk, round_number)}user:{user_id}",
-                subject=f"{event.name}: standings after round {round_number}"[:200],
-                body=f"The standings after round {round_number} of {event.name} are up.",
-                url=url,
+    params = {"event": event.name, "number": round_number}
+    items = []
+    for user_id, language in recipients:
+        with in_recipients_language(SimpleNamespace(language=language), event):
+            items.append(
+                NotificationItem(
+                    recipient_id=user_id,
+                    key=f"{standings_key_prefix(event.pk, round_number)}user:{user_id}",
+                    subject=(_("%(event)s: standings after round %(number)s") % params)[:200],
+                    body=_("The standings after round %(number)s of %(event)s are up.") % params,
+                    url=url,
+                )
             )
-            for user_id in user_ids
-        ],
-    )
+    return notify(kind="standings_published", items=items)
 
 
 def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     """Tell the event's staff that a round has 10 minutes left (`stage="10min"`) or that
     time is up (`stage="time"`)."""
     event = round_.event
-    if stage == "10min":
-        subject = f"{event.name}: 10 minutes left in round {round_.number}"
-        body = f"Round {round_.number} ends at {round_.ends_at:%H:%M}. {missing} result(s) still missing."
-    else:
-        subject = f"{event.name}: time in round {round_.number}"
-        body = f"Time has been called in round {round_.number}. {missing} result(s) still missing."
+    params = {"event": event.name, "number": round_.number, "missing": missing}
+    with in_recipients_language(None, event):  # the staff's: the event's language
+        subject, body = _clock_words(round_, stage, params)
     return notify_staff(
         event,
         "enter-results",
@@ -196,11 +249,39 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     )
 
 
+def _clock_words(round_: Round, stage: str, params: dict) -> tuple[str, str]:
+    missing = params["missing"]
+    if stage == "10min":
+        subject = _("%(event)s: 10 minutes left in round %(number)s") % params
+        body = ngettext(
+            "Round %(number)s ends at %(time)s. %(missing)s result(s) still missing.",
+            "Round %(number)s ends at %(time)s. %(missing)s result(s) still missing.",
+            missing,
+        ) % {**params, "time": f"{round_.ends_at:%H:%M}"}
+    else:
+        subject = _("%(event)s: time in round %(number)s") % params
+        body = (
+            ngettext(
+                "Time has been called in round %(number)s. %(missing)s result(s) still missing.",
+                "Time has been called in round %(number)s. %(missing)s result(s) still missing.",
+                missing,
+            )
+            % params
+        )
+    return subject, body
+
+
 def _seating_body(round_: Round, m: Match, me) -> str:
     other = m.player_b if me.pk == m.player_a_id else m.player_a
     if other is None:
-        return f"You now have a bye in round {round_.number}: it counts as a win."
-    return f"Round {round_.number}: you now play at table {m.table} against {_name(other)}."
+        return _("You now have a bye in round %(number)s: it counts as a win.") % {
+            "number": round_.number
+        }
+    return _("Round %(number)s: you now play at table %(table)s against %(opponent)s.") % {
+        "number": round_.number,
+        "table": m.table,
+        "opponent": _name(other),
+    }
 
 
 def table_changed(
@@ -210,36 +291,59 @@ def table_changed(
     published round) their new table and opponent. `key` names the edit (its log row)."""
     event = round_.event
     url = reverse("round-pairings", args=[event.pk, round_.number])
-    items = [
-        NotificationItem(
-            recipient_id=me.player.user_id,
-            key=f"seating:{key}:reg:{me.pk}",
-            subject=f"{event.name}: your round {round_.number} table changed"[:200],
-            body=_seating_body(round_, m, me),
-            url=url,
-        )
+    seated = [
+        (m, me)
         for m in matches
         for me in (m.player_a, m.player_b)
         if me is not None and me.pk in registration_ids and me.player.user_id is not None
     ]
+    items = []
+    for m, me in seated:
+        with in_recipients_language(me.player, event):
+            items.append(_seating_item(round_, m, me, key=key, url=url))
     return notify(kind="pairings_published", items=items)
+
+
+def _seating_item(round_: Round, m: Match, me, *, key: str, url: str) -> NotificationItem:
+    event = round_.event
+    return NotificationItem(
+        recipient_id=me.player.user_id,
+        key=f"seating:{key}:reg:{me.pk}",
+        subject=(
+            _("%(event)s: your round %(number)s table changed")
+            % {"event": event.name, "number": round_.number}
+        )[:200],
+        body=_seating_body(round_, m, me),
+        url=url,
+    )
 
 
 def round_cancelled(round_: Round, matches: list[Match]) -> int:
     """Tell every player of a published round that was undone that it is cancelled and
     new pairings follow."""
     event = round_.event
-    items = [
-        NotificationItem(
-            recipient_id=me.player.user_id,
-            key=f"cancelled:round:{round_.pk}:reg:{me.pk}",
-            subject=f"{event.name}: round {round_.number} pairings cancelled"[:200],
-            body=f"The pairings of round {round_.number} of {event.name} were cancelled by "
-            "the staff. Stay near the pairings board: new pairings follow.",
-            url=reverse("event-detail", args=[event.pk]),
-        )
+    players = [
+        me
         for m in matches
         for me in (m.player_a, m.player_b)
         if me is not None and me.player.user_id is not None
     ]
+    items = _in_languages(
+        players,
+        event,
+        lambda me: NotificationItem(
+            recipient_id=me.player.user_id,
+            key=f"cancelled:round:{round_.pk}:reg:{me.pk}",
+            subject=(
+                _("%(event)s: round %(number)s pairings cancelled")
+                % {"event": event.name, "number": round_.number}
+            )[:200],
+            body=_(
+                "The pairings of round %(number)s of %(event)s were cancelled by the staff. "
+                "Stay near the pairings board: new pairings follow."
+            )
+            % {"event": event.name, "number": round_.number},
+            url=reverse("event-detail", args=[event.pk]),
+        ),
+    )
     return notify(kind="pairings_published", items=items)

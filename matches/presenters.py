@@ -14,19 +14,26 @@ from datetime import timedelta
 from itertools import groupby
 
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from league.editions import event_edition
 from league.models import Division, Event
+from league.public_record import public_name
 
 from .models import Game, Match
 
 DIVISION_NAMES = dict(Division.choices)
 
 
-def names_of(match: Match) -> dict[str, str]:
+def names_of(match: Match, *, full: bool = False) -> dict[str, str]:
+    """The two players' names: as the public sees them (a minor's first name and initial,
+    `league.public_record.public_name`), or `full` for the event's staff."""
+    name = (lambda p: p.name) if full else public_name
     return {
-        "a": match.player_a.player.name,
-        "b": match.player_b.player.name if match.player_b_id else "BYE",
+        "a": name(match.player_a.player),
+        "b": name(match.player_b.player) if match.player_b_id else pgettext("no opponent", "BYE"),
     }
 
 
@@ -34,23 +41,26 @@ def game_text(game: dict, names: dict[str, str]) -> str:
     """One game of a payload or snapshot in words: `Ash won (no-show)`."""
     outcome = game.get("outcome")
     if outcome in ("a", "b"):
-        text = f"{names[outcome]} won"
+        text = _("%(player)s won") % {"player": names[outcome]}
     else:
         text = {
-            "both_won": "both won at once",
-            "tie": "unfinished at time",
-            "double_loss": "double game loss",
-            "draw": "a draw",
+            "both_won": pgettext("game outcome", "both won at once"),
+            "tie": pgettext("game outcome", "unfinished at time"),
+            # Translators: "game loss" as in the TCG penalty (fr "perte de partie").
+            "double_loss": pgettext("game outcome", "double game loss"),
+            "draw": pgettext("game outcome", "a draw"),
         }.get(outcome, str(outcome))
     reason = game.get("reason") or "played"
     if reason == "both_ways" and outcome in ("a", "b"):
-        return f"{text} (both won at once, {names[outcome]} in both ways)"
+        return _("%(player)s won (both won at once, %(player)s in both ways)") % {
+            "player": names[outcome]
+        }
     if reason != "played":
-        text += (
-            f" ({Game.Reason(reason).label.lower()})"
-            if reason in Game.Reason.values
-            else f" ({reason})"
-        )
+        why = Game.Reason(reason).label.lower() if reason in Game.Reason.values else reason
+        text = pgettext("a game's outcome and why", "%(outcome)s (%(why)s)") % {
+            "outcome": text,
+            "why": why,
+        }
     return text
 
 
@@ -70,74 +80,94 @@ def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
     """A stored result or report (`{"result", "games", "at_time", "intentional_draw"}`)
     in one line: `Ash won, at time: G1 Ash won; G2 sudden death (1 Prize) Misty won`."""
     if not snapshot:
-        return "no result"
+        return pgettext("match result", "no result")
     result = snapshot.get("result")
     head = {
-        "a": f"{names['a']} won",
-        "b": f"{names['b']} won",
-        "tie": "Tie",
-        "double_loss": "Double loss",
-    }.get(result, "Incomplete")
+        "a": _("%(player)s won") % {"player": names["a"]},
+        "b": _("%(player)s won") % {"player": names["b"]},
+        "tie": pgettext("match result", "Tie"),
+        "double_loss": pgettext("match result", "Double loss"),
+    }.get(result, pgettext("match result", "Incomplete"))
     extras = [
         label
-        for key, label in (("intentional_draw", "intentional draw"), ("at_time", "at time"))
+        for key, label in (
+            ("intentional_draw", pgettext("match result", "intentional draw")),
+            ("at_time", pgettext("match result", "at time")),
+        )
         if snapshot.get(key)
     ]
     if extras:
-        head += " (" + ", ".join(extras) + ")"
+        head = pgettext("a result and how it ended", "%(result)s (%(how)s)") % {
+            "result": head,
+            "how": ", ".join(extras),
+        }
     games = []
     for game in snapshot.get("games", []):
-        slot = f"G{game.get('number', '?')}"
+        # Translators: G1, G2, ...: game 1, game 2 of a match (a short abbreviation).
+        slot = _("G%(number)s") % {"number": game.get("number", "?")}
         if game.get("sequence"):
             prizes = game.get("prizes", 1)
-            slot += (
-                " sudden death (the game goes on)"
+            # Translators: "sudden death" and "Prize(s)" (Prize cards) are official TCG terms.
+            slot = (
+                _("%(game)s sudden death (the game goes on)") % {"game": slot}
                 if prizes == 0
-                else f" sudden death ({prizes} Prize{'s' if prizes != 1 else ''})"
+                else ngettext(
+                    "%(game)s sudden death (%(prizes)s Prize)",
+                    "%(game)s sudden death (%(prizes)s Prizes)",
+                    prizes,
+                )
+                % {"game": slot, "prizes": prizes}
             )
         games.append(f"{slot} {game_text(game, names)}")
     return head + (": " + "; ".join(games) if games else "")
 
 
 def match_result_text(match: Match) -> str:
-    """The short result of a pairings row."""
+    """The short result of a pairings row (public names: "Brock H. won 2–1")."""
     if match.is_bye:
-        return "Bye"
+        return pgettext("match result", "Bye")
     if match.status != Match.Status.FINAL:
         return {
             Match.Status.PENDING: "",
-            Match.Status.REPORTED: "Reported, awaiting confirmation",
-            Match.Status.DISPUTED: "Disputed",
+            Match.Status.REPORTED: pgettext("match result", "Reported, awaiting confirmation"),
+            Match.Status.DISPUTED: pgettext("match result", "Disputed"),
         }.get(match.status, "")
     score = f"{match.a_game_wins}–{match.b_game_wins}"
+    won = pgettext("match result: who won, the games", "%(player)s won %(score)s")
     if match.result == Match.Result.A:
-        return f"{match.player_a.player.name} won {score}"
+        return won % {"player": public_name(match.player_a.player), "score": score}
     if match.result == Match.Result.B:  # the winner's game wins first
-        return f"{match.player_b.player.name} won {match.b_game_wins}–{match.a_game_wins}"
+        score = f"{match.b_game_wins}–{match.a_game_wins}"
+        return won % {"player": public_name(match.player_b.player), "score": score}
     if match.result == Match.Result.TIE:
-        return "Intentional draw" if match.intentional_draw else f"Tie {score}"
-    return "Double loss"
+        if match.intentional_draw:
+            return pgettext("match result", "Intentional draw")
+        return pgettext("match result", "Tie %(score)s") % {"score": score}
+    return pgettext("match result", "Double loss")
 
 
 def result_for_player(match: Match, side: str) -> tuple[str, str]:
     """`(text, kind)` of a match seen from `side`; kind is win, loss, tie or '' (no result)."""
     if match.player_b_id is None:
-        return "Bye (counts as a win)", "win"
+        return pgettext("my result", "Bye (counts as a win)"), "win"
     if match.status != Match.Status.FINAL:
         return {
-            Match.Status.REPORTED: "Reported, waiting for confirmation",
-            Match.Status.DISPUTED: "Disputed: the staff will decide",
-        }.get(match.status, "No result yet"), ""
+            Match.Status.REPORTED: pgettext("my result", "Reported, waiting for confirmation"),
+            Match.Status.DISPUTED: pgettext("my result", "Disputed: the staff will decide"),
+        }.get(match.status, pgettext("my result", "No result yet")), ""
     mine, theirs = match.a_game_wins, match.b_game_wins
     if side == "b":
         mine, theirs = theirs, mine
+    score = {"score": f"{mine}–{theirs}"}
     if match.result == side:
-        return f"Won {mine}–{theirs}", "win"
+        return pgettext("my result", "Won %(score)s") % score, "win"
     if match.result in (Match.Result.A, Match.Result.B):
-        return f"Lost {mine}–{theirs}", "loss"
+        return pgettext("my result", "Lost %(score)s") % score, "loss"
     if match.result == Match.Result.TIE:
-        return ("Intentional draw" if match.intentional_draw else f"Tie {mine}–{theirs}"), "tie"
-    return "Double loss", "loss"
+        if match.intentional_draw:
+            return pgettext("my result", "Intentional draw"), "tie"
+        return pgettext("my result", "Tie %(score)s") % score, "tie"
+    return pgettext("my result", "Double loss"), "loss"
 
 
 def seconds_left(round_, *, now=None, extra_minutes: int = 0) -> int | None:
@@ -164,7 +194,11 @@ def overtime(round_, *, now=None, extra_minutes: int = 0) -> dict | None:
         over = called + timedelta(minutes=end.overtime_minutes)
         seconds = max(0, int((over - now).total_seconds()))
     return {
-        "turns": end.turns or f"{end.extra_turns} more turn{'s' if end.extra_turns != 1 else ''}",
+        # The edition's own words are a marked msgid (rules.editions); said in the reader's.
+        "turns": _(end.turns)
+        if end.turns
+        else ngettext("%(count)s more turn", "%(count)s more turns", end.extra_turns)
+        % {"count": end.extra_turns},
         "minutes": end.overtime_minutes,
         "seconds": seconds,
         # the overtime clock's seconds from when time is called (or from now, once called)
@@ -197,8 +231,33 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place in words: 1st, 2nd, 11th, 21st (each language its own way)."""
+    if n == 1:
+        # Translators: a place in the standings: 1st, 2nd, 3rd, 4th...; translate each shape
+        # (fr "%(n)se", "1er" for the first only; de "%(n)s."; es/it/pt "%(n)sº").
+        text = pgettext("ordinal: first place", "%(n)sst")
+    elif n % 100 in (11, 12, 13) or n % 10 not in (1, 2, 3):
+        text = pgettext("ordinal: ends in 0, 4-9, 11, 12, 13", "%(n)sth")
+    elif n % 10 == 1:
+        text = pgettext("ordinal: ends in 1, not 11", "%(n)sst")
+    elif n % 10 == 2:
+        text = pgettext("ordinal: ends in 2, not 12", "%(n)snd")
+    else:
+        text = pgettext("ordinal: ends in 3, not 13", "%(n)srd")
+    return text % {"n": n}
+
+
+def cut_stage(text: str) -> str:
+    """How far a player got in the top cut, or a bracket column's title, as `rules` names
+    it ("Winner", "Final", "Top 4", ...; data in the API and exports), in words."""
+    # Translators: "top cut" stages: the winner, the final, the last 4, 8, ... players.
+    if text == "Winner":
+        return pgettext("top cut", "Winner")
+    if text == "Final":
+        return pgettext("top cut", "Final")
+    if text.startswith("Top ") and text[4:].isdigit():
+        return pgettext("top cut", "Top %(size)s") % {"size": text[4:]}
+    return text
 
 
 def division_groups(event: Event, items, key) -> list[dict]:
@@ -219,10 +278,20 @@ def structure_lines(event: Event, pods) -> list[dict]:
     swiss_done = event.swiss_rounds_paired
     lines = []
     for pod in pods:
-        text = f"{pod.rounds} Swiss round{'s' if pod.rounds != 1 else ''}"
-        text += f", top {pod.cut}" if pod.cut >= 2 else ", no top cut"
+        # Translators: "Swiss" and "top cut" are the official TCG tournament terms.
+        text = ngettext("%(count)s Swiss round", "%(count)s Swiss rounds", pod.rounds) % {
+            "count": pod.rounds
+        }
+        if pod.cut >= 2:
+            text = _("%(rounds)s, top %(cut)s") % {"rounds": text, "cut": pod.cut}
+        else:
+            text = _("%(rounds)s, no top cut") % {"rounds": text}
         if pod.key:
-            text += f" ({pod.attendance} player{'s' if pod.attendance != 1 else ''})"
+            n = pod.attendance
+            text = ngettext("%(text)s (%(count)s player)", "%(text)s (%(count)s players)", n) % {
+                "text": text,
+                "count": n,
+            }
         finished = pod.key and len(pods) > 1 and swiss_done >= pod.rounds
         lines.append(
             {
@@ -233,3 +302,15 @@ def structure_lines(event: Event, pods) -> list[dict]:
             }
         )
     return lines
+
+
+def percent(value) -> str:
+    """A share (0–1: a win rate, OWP, OOWP) as people read it in their language: "61.00%",
+    "61,00 %". Something that is not a number is shown as it is."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value or "")
+    # (Django's number_format cuts the decimals; round first, as "{:.2f}" did.)
+    # Translators: a percentage; %(value)s is the number with its two decimals. Write it as your language does (fr/de: "61,00 %").
+    return _("%(value)s%%") % {"value": number_format(round(number * 100, 2), 2)}

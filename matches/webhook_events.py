@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import Event
+from league.public_record import public_name
+from league.selectors import with_public_names
 from webhooks import events
 from webhooks.services import emit, subscribed
 
@@ -62,7 +66,8 @@ def round_paired(round_: Round) -> None:
     _emit(
         event,
         events.ROUND_PAIRED,
-        f"{event.name}: round {round_.number} is paired.",
+        _("%(event)s: round %(number)s is paired.")
+        % {"event": event.name, "number": round_.number},
         {"round": _round_facts(round_)},
         reverse("event-detail", args=[event.pk]),
     )
@@ -93,8 +98,8 @@ def _announce_pairings(round_: Round) -> None:
         {
             "table": m.table,
             "division": m.division,
-            "player_a": m.player_a.player.name,
-            "player_b": m.player_b.player.name if m.player_b_id else None,
+            "player_a": public_name(m.player_a.player),
+            "player_b": public_name(m.player_b.player) if m.player_b_id else None,
         }
         for m in round_.matches.select_related("player_a__player", "player_b__player").order_by(
             "division", "table"
@@ -103,7 +108,12 @@ def _announce_pairings(round_: Round) -> None:
     _emit(
         event,
         events.ROUND_PUBLISHED,
-        f"{event.name}: round {round_.number} pairings are up ({len(pairings)} tables).",
+        ngettext(
+            "%(event)s: round %(number)s pairings are up (%(count)s table).",
+            "%(event)s: round %(number)s pairings are up (%(count)s tables).",
+            len(pairings),
+        )
+        % {"event": event.name, "number": round_.number, "count": len(pairings)},
         {"round": _round_facts(round_), "pairings": pairings},
         reverse("round-pairings", args=[event.pk, round_.number]),
     )
@@ -122,15 +132,16 @@ def result_final(match: Match, *, wanted: bool | None = None) -> None:
     _emit(
         event,
         events.RESULT_FINAL,
-        f"{event.name}, round {round_.number}, table {match.table}: {text}.",
+        _("%(event)s, round %(number)s, table %(table)s: %(result)s.")
+        % {"event": event.name, "number": round_.number, "table": match.table, "result": text},
         {
             "round": _round_facts(round_),
             "match": {
                 "id": match.pk,
                 "table": match.table,
                 "division": match.division,
-                "player_a": match.player_a.player.name,
-                "player_b": match.player_b.player.name if match.player_b_id else None,
+                "player_a": public_name(match.player_a.player),
+                "player_b": public_name(match.player_b.player) if match.player_b_id else None,
                 "result": match.result,
                 "a_game_wins": match.a_game_wins,
                 "b_game_wins": match.b_game_wins,
@@ -157,7 +168,8 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
     _emit(
         event,
         events.STANDINGS_PUBLISHED,
-        f"{event.name}: standings after round {round_number} are up.",
+        _("%(event)s: standings after round %(number)s are up.")
+        % {"event": event.name, "number": round_number},
         {
             "round": {"number": round_number},
             "version": snapshot.version,
@@ -166,7 +178,7 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
                     k: row.get(k)
                     for k in ("rank", "player", "division", "points", "record", "dropped")
                 }
-                for row in snapshot.rows
+                for row in with_public_names(snapshot.rows)
             ],
         },
         reverse("event-standings", args=[event.pk]),
@@ -179,7 +191,7 @@ def event_finished(event: Event) -> None:
     _emit(
         event,
         events.EVENT_FINISHED,
-        f"{event.name} is finished.",
+        _("%(event)s is finished.") % {"event": event.name},
         {},
         reverse("event-standings", args=[event.pk]),
     )

@@ -4,6 +4,7 @@ replaced to revoke), a player's page hidden or shown, a league's rosters public 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -13,7 +14,7 @@ from ..models import CalendarFeed
 
 def calendar_token(*, user) -> str:
     """The user's calendar secret, made the first time (one `CalendarFeed` row)."""
-    feed, _ = CalendarFeed.objects.get_or_create(
+    feed, _created = CalendarFeed.objects.get_or_create(
         user=user, defaults={"token": CalendarFeed.new_token()}
     )
     return feed.token
@@ -47,7 +48,7 @@ def set_roster_public(*, league, by_user, public: bool) -> None:
     Raises `not-allowed`."""
     if not permissions.is_league_organiser(by_user, league):
         raise DomainError(
-            "not-allowed", "Only the league's organisers can change this.", status=403
+            "not-allowed", _("Only the league's organisers can change this."), status=403
         )
     league.roster_public = public
     league.save(update_fields=["roster_public"])

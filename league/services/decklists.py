@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from decks.findings_text import verdict_record
 from decks.services import check_decklist
@@ -41,10 +43,13 @@ def deck_locked(event: Event, registration: Registration | None = None, now=None
 def deck_lock_message(event: Event, lock: str) -> str:
     """Why a player's list is locked, the same words on the page and in the API."""
     if lock == "started":
-        why = "The event has started (lists lock when round 1 is paired)"
-    else:
-        why = f"The deck deadline ({event.deck_deadline:%Y-%m-%d %H:%M}) has passed"
-    return f"{why}; ask the event staff to change your list."
+        return _(
+            "The event has started (lists lock when round 1 is paired); ask the event staff "
+            "to change your list."
+        )
+    return _(
+        "The deck deadline (%(deadline)s) has passed; ask the event staff to change your list."
+    ) % {"deadline": date_format(event.deck_deadline, "Y-m-d H:i")}
 
 
 def _share_lock_event(event_id: int) -> None:
@@ -67,7 +72,7 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
     pk = registration.pk if isinstance(registration, Registration) else registration
     event_id = Registration.objects.filter(pk=pk).values_list("event_id", flat=True).first()
     if event_id is None:
-        raise DomainError("not-found", "No such registration.", status=404)
+        raise DomainError("not-found", _("No such registration."), status=404)
     _share_lock_event(event_id)  # the event first, then the registration: one order
     last_version = DeckSubmission.objects.filter(registration=OuterRef("pk")).order_by("-version")
     registration = (
@@ -78,17 +83,19 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
         .first()
     )
     if registration is None:
-        raise DomainError("not-found", "No such registration.", status=404)
+        raise DomainError("not-found", _("No such registration."), status=404)
     event = registration.event
     owner = permissions.owns_registration(by_user, registration)
     lock = deck_lock(event, registration)
     # Staff rights cost a query: ask only when they matter.
     is_staff = (bool(lock) or not owner) and permissions.can(by_user, event, "deck-checks")
     if not (owner or is_staff):
-        raise DomainError("not-allowed", "You can only submit your own decklist.", status=403)
+        raise DomainError("not-allowed", _("You can only submit your own decklist."), status=403)
     if event.is_board_game:
         raise DomainError(
-            "no-decklists", f"{event} is a board-game night: there are no decklists.", status=409
+            "no-decklists",
+            _("%(event)s is a board-game night: there are no decklists.") % {"event": event},
+            status=409,
         )
     if lock and not is_staff:
         raise DomainError(
@@ -97,7 +104,7 @@ def submit_deck(*, registration: Registration | int, text: str, by_user) -> Deck
             status=409,
         )
     if not text.strip():
-        raise DomainError("empty-decklist", "Paste your decklist: the text is empty.")
+        raise DomainError("empty-decklist", _("Paste your decklist: the text is empty."))
     verdict = check_decklist(text=text, fmt=event.format)
     submission = DeckSubmission.objects.create(
         registration=registration,
@@ -121,7 +128,7 @@ def publish_decklists(*, event: Event, by_user, published: bool = True) -> Event
     settings (`update_event`). Organisers only; raises `not-allowed`."""
     if not permissions.can(by_user, event, "manage-event"):
         raise DomainError(
-            "not-allowed", "Only the event's organisers can publish decklists.", status=403
+            "not-allowed", _("Only the event's organisers can publish decklists."), status=403
         )
     phase = Event.DecklistsOpen.NOW if published else Event.DecklistsOpen.NEVER
     Event.objects.filter(pk=event.pk).update(decklists_open=phase)

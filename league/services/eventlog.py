@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -43,7 +44,7 @@ def clean_reason(reason: str | None, *, kind: str) -> str:
     if not text and kind in CORRECTIONS:
         raise DomainError(
             "reason-required",
-            "Say why in a few words: every correction is kept in the event log with its reason.",
+            _("Say why in a few words: every correction is kept in the event log with its reason."),
         )
     return text
 

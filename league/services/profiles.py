@@ -6,6 +6,7 @@ from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -26,7 +27,7 @@ def save_profile(*, user, name: str, player_id: str, birth_date: date, email: st
     claimed by typing its ID here.
     """
     if not user or not user.is_authenticated:
-        raise DomainError("not-allowed", "Sign in to edit your player profile.", status=403)
+        raise DomainError("not-allowed", _("Sign in to edit your player profile."), status=403)
     name, player_id, email = name.strip(), player_id.strip(), email.strip()
     # One profile save per account at a time: the user row is the lock.
     user = get_user_model().objects.select_for_update().get(pk=user.pk)
@@ -64,7 +65,10 @@ def save_profile(*, user, name: str, player_id: str, birth_date: date, email: st
 def _player_id_taken(player_id: str) -> DomainError:
     return DomainError(
         "duplicate-player-id",
-        f"Player ID {player_id} is already taken by another player. Check the number; if it "
-        f"is yours, ask an organiser to link that player to your account.",
+        _(
+            "Player ID %(player_id)s is already taken by another player. Check the number; if "
+            "it is yours, ask an organiser to link that player to your account."
+        )
+        % {"player_id": player_id},
         status=409,
     )

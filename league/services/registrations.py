@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.divisions import division_for
 from rules.errors import DomainError
 
 from .. import permissions, selectors
+from ..editions import division_years
 from ..event_log import EventLogEntry
 from ..models import Event, Player, Registration
 from . import eventlog
 
 
 def division_of(player: Player, event: Event) -> str:
-    season = event.season
+    """`player`'s age division at `event`: by the edition's cut-off years, else the
+    season's (`league.editions.division_years`)."""
+    years = division_years(event)
     return division_for(
-        player.birth_date.year,
-        junior_from=season.junior_from_year,
-        senior_from=season.senior_from_year,
+        player.birth_date.year, junior_from=years.junior_from, senior_from=years.senior_from
     )
 
 
@@ -42,10 +44,16 @@ def register(
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
-        raise DomainError("registration-closed", f"Registration for {event} is closed.")
+        raise DomainError(
+            "registration-closed", _("Registration for %(event)s is closed.") % {"event": event}
+        )
     existing = Registration.objects.filter(event=event, player=player).first()
     if existing and existing.status != Registration.Status.WITHDRAWN:
-        raise DomainError("already-registered", f"{player.name} is already registered for {event}.")
+        raise DomainError(
+            "already-registered",
+            _("%(player)s is already registered for %(event)s.")
+            % {"player": player.name, "event": event},
+        )
     late_round = None
     if event.status == Event.Status.RUNNING:
         late_round = rounds_started(event) + 1
@@ -74,7 +82,9 @@ def check_in(*, registration: Registration, by_user=None) -> Registration:
         return registration
     if registration.status != Registration.Status.REGISTERED:
         raise DomainError(
-            "not-registered", f"{registration.player.name} is {registration.get_status_display()}."
+            "not-registered",
+            _("%(player)s is %(status)s.")
+            % {"player": registration.player.name, "status": registration.get_status_display()},
         )
     registration.status = Registration.Status.CHECKED_IN
     registration.checked_in_at = timezone.now()
@@ -109,10 +119,13 @@ def drop(
         or permissions.can(by_user, event, action)
     ):
         raise DomainError(
-            "not-allowed", "Only the player or the event staff can drop a player.", status=403
+            "not-allowed", _("Only the player or the event staff can drop a player."), status=403
         )
     if not registration.is_active and registration.status != Registration.Status.WAITLISTED:
-        raise DomainError("not-active", f"{registration.player.name} is not in the event.")
+        raise DomainError(
+            "not-active",
+            _("%(player)s is not in the event.") % {"player": registration.player.name},
+        )
     played = rounds_started(event)
     if played == 0 or registration.status == Registration.Status.WAITLISTED:
         was_active = registration.is_active
@@ -155,9 +168,15 @@ def undo_drop(*, registration: Registration, by_user, reason: str) -> Registrati
     _require_staff(by_user, event)
     reason = eventlog.clean_reason(reason, kind=EventLogEntry.Kind.DROP_UNDONE)
     if registration.status not in (Registration.Status.DROPPED, Registration.Status.WITHDRAWN):
-        raise DomainError("not-dropped", f"{registration.player.name} has not dropped.", status=409)
+        raise DomainError(
+            "not-dropped",
+            _("%(player)s has not dropped.") % {"player": registration.player.name},
+            status=409,
+        )
     if event.status == Event.Status.FINISHED:
-        raise DomainError("event-finished", f"{event} is finished.", status=409)
+        raise DomainError(
+            "event-finished", _("%(event)s is finished.") % {"event": event}, status=409
+        )
     before = {
         "status": registration.status,
         "dropped_after_round": registration.dropped_after_round,
@@ -197,12 +216,14 @@ def undo_check_in(*, registration: Registration, by_user, reason: str) -> Regist
     reason = eventlog.clean_reason(reason, kind=EventLogEntry.Kind.CHECK_IN_UNDONE)
     if registration.status != Registration.Status.CHECKED_IN:
         raise DomainError(
-            "not-checked-in", f"{registration.player.name} is not checked in.", status=409
+            "not-checked-in",
+            _("%(player)s is not checked in.") % {"player": registration.player.name},
+            status=409,
         )
     if rounds_started(event):
         raise DomainError(
             "event-started",
-            "Round 1 is paired: drop the player instead, or undo the round first.",
+            _("Round 1 is paired: drop the player instead, or undo the round first."),
             status=409,
         )
     registration.status = Registration.Status.REGISTERED
@@ -224,7 +245,7 @@ def undo_check_in(*, registration: Registration, by_user, reason: str) -> Regist
 def _require_staff(by_user, event: Event) -> None:
     if not permissions.can(by_user, event, "pair-rounds"):
         raise DomainError(
-            "not-allowed", "Your staff role at this event does not allow this.", status=403
+            "not-allowed", _("Your staff role at this event does not allow this."), status=403
         )
 
 

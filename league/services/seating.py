@@ -8,6 +8,7 @@ one of them: that is how staff put a player's matches on stream."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -22,13 +23,15 @@ MAX_TABLE = 2000
 def _require(by_user, event: Event) -> None:
     if not permissions.can(by_user, event, "pair-rounds"):
         raise DomainError(
-            "not-allowed", "Your staff role at this event does not allow this.", status=403
+            "not-allowed", _("Your staff role at this event does not allow this."), status=403
         )
 
 
 def _check_table(table: int | None) -> None:
     if table is not None and not 1 <= table <= MAX_TABLE:
-        raise DomainError("table-invalid", f"Table numbers run from 1 to {MAX_TABLE}.")
+        raise DomainError(
+            "table-invalid", _("Table numbers run from 1 to %(max)s.") % {"max": MAX_TABLE}
+        )
 
 
 @transaction.atomic
@@ -61,7 +64,10 @@ def set_seating(
         )
         if other is not None:
             raise DomainError(
-                "table-taken", f"{other.player.name} already has table {fixed_table}.", status=409
+                "table-taken",
+                _("%(player)s already has table %(table)s.")
+                % {"player": other.player.name, "table": fixed_table},
+                status=409,
             )
     before = {"fixed_table": registration.fixed_table}
     registration.fixed_table = fixed_table

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.errors import DomainError
 
@@ -23,7 +25,7 @@ from ..models import Event, League, StaffRole
 ROLES = (
     (StaffRole.Role.JUDGE.value, StaffRole.Role.JUDGE.label),
     (StaffRole.Role.SCOREKEEPER.value, StaffRole.Role.SCOREKEEPER.label),
-    (permissions.ORGANISER, "Organiser"),
+    (permissions.ORGANISER, gettext_lazy("Organiser")),
 )
 
 
@@ -70,7 +72,7 @@ def staff_of(league: League) -> list[StaffMember]:
 def _require_organiser(by_user, league: League) -> None:
     if not permissions.is_league_organiser(by_user, league):
         raise DomainError(
-            "not-allowed", "Only the league's organisers can change its staff.", status=403
+            "not-allowed", _("Only the league's organisers can change its staff."), status=403
         )
 
 
@@ -85,29 +87,39 @@ def add_staff(
     _require_organiser(by_user, league)
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise DomainError("unknown-user", f"No account is called {username.strip()!r}.")
+        raise DomainError(
+            "unknown-user",
+            _("No account is called %(username)s.") % {"username": repr(username.strip())},
+        )
     if event is not None and event.season.league_id != league.pk:
-        raise DomainError("invalid-staff-role", f"{event} is not an event of {league}.")
+        raise DomainError(
+            "invalid-staff-role",
+            _("%(event)s is not an event of %(league)s.") % {"event": event, "league": league},
+        )
     if role == permissions.ORGANISER:
         if event is not None:
             raise DomainError(
                 "invalid-staff-role",
-                "Organisers run the whole league: leave the event empty, or choose judge or "
-                "scorekeeper for one event.",
+                _(
+                    "Organisers run the whole league: leave the event empty, or choose judge or "
+                    "scorekeeper for one event."
+                ),
             )
         if league.organisers.filter(pk=user.pk).exists():
-            raise _already(user, "an organiser")
+            raise _already(user, permissions.ORGANISER)
         league.organisers.add(user)
         return StaffMember(user_id=user.pk, username=user.get_username(), role=role)
     if role not in StaffRole.Role.values:
-        raise DomainError("invalid-staff-role", f"Unknown staff role {role!r}.")
+        raise DomainError(
+            "invalid-staff-role", _("Unknown staff role %(role)s.") % {"role": repr(role)}
+        )
     try:
         with transaction.atomic():
             row = StaffRole.objects.create(
                 league=league, event=event, user=user, role=role, added_by=by_user
             )
     except IntegrityError as exc:
-        raise _already(user, f"a {StaffRole.Role(role).label.lower()} there") from exc
+        raise _already(user, role) from exc
     return StaffMember(
         user_id=user.pk,
         username=user.get_username(),
@@ -118,8 +130,15 @@ def add_staff(
     )
 
 
-def _already(user, what: str) -> DomainError:
-    return DomainError("already-staff", f"{user.get_username()} is already {what}.", status=409)
+def _already(user, role: str) -> DomainError:
+    """`already-staff`, one sentence a role (word order differs by language)."""
+    if role == permissions.ORGANISER:
+        message = _("%(user)s is already an organiser.")
+    elif role == StaffRole.Role.JUDGE:
+        message = _("%(user)s is already a judge there.")
+    else:
+        message = _("%(user)s is already a scorekeeper there.")
+    return DomainError("already-staff", message % {"user": user.get_username()}, status=409)
 
 
 @transaction.atomic
@@ -130,17 +149,17 @@ def remove_staff(
     Raises `not-allowed`, `not-found`, `last-organiser` (a league keeps one organiser)."""
     _require_organiser(by_user, league)
     if role_id is not None:
-        deleted, _ = StaffRole.objects.filter(league=league, pk=role_id).delete()
+        deleted, _rows = StaffRole.objects.filter(league=league, pk=role_id).delete()
         if not deleted:
-            raise DomainError("not-found", "No such staff role.", status=404)
+            raise DomainError("not-found", _("No such staff role."), status=404)
         return
     League.objects.select_for_update().filter(pk=league.pk).first()  # one removal at a time
     if not league.organisers.filter(pk=organiser_id).exists():
-        raise DomainError("not-found", "No such organiser.", status=404)
+        raise DomainError("not-found", _("No such organiser."), status=404)
     if league.organisers.count() <= 1:
         raise DomainError(
             "last-organiser",
-            "A league keeps at least one organiser: add another first.",
+            _("A league keeps at least one organiser: add another first."),
             status=409,
         )
     league.organisers.remove(organiser_id)

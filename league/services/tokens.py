@@ -9,6 +9,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from rules.errors import DomainError
 
@@ -28,7 +29,14 @@ def create_api_token(*, user, name: str) -> tuple[ApiToken, str]:
     `too-many-tokens`."""
     if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
         raise DomainError(
-            "too-many-tokens", f"You can have {MAX_TOKENS} tokens: revoke one first.", status=409
+            "too-many-tokens",
+            ngettext(
+                "You can have %(count)s token: revoke it first.",
+                "You can have %(count)s tokens: revoke one first.",
+                MAX_TOKENS,
+            )
+            % {"count": MAX_TOKENS},
+            status=409,
         )
     key = secrets.token_urlsafe(32)
     token = ApiToken.objects.create(

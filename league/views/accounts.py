@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules.divisions import division_for
@@ -48,7 +49,9 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
-            request, f"Welcome, {user.get_username()}! One more step: your player profile."
+            request,
+            _("Welcome, %(username)s! One more step: your player profile.")
+            % {"username": user.get_username()},
         )
         return redirect(_with_next("profile", next_url))
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -99,13 +102,13 @@ def profile(request, new_key: str = ""):
             except DomainError as exc:
                 show_error(request, exc)
                 if exc.code == "duplicate-player-id":
-                    form.add_error("player_id", "Another player already has this ID.")
+                    form.add_error("player_id", _("Another player already has this ID."))
             else:
                 messages.success(
                     request,
-                    "Your profile is saved."
+                    _("Your profile is saved.")
                     if player
-                    else "Your player profile is ready: you can register for events now.",
+                    else _("Your player profile is ready: you can register for events now."),
                 )
                 return redirect(next_url or "profile")
     elif player is not None:
@@ -137,10 +140,10 @@ def profile_tokens(request):
     if "revoke" in request.POST:
         token_id = parse_id(request.POST["revoke"])
         if token_id is not None and tokens.revoke_api_token(user=request.user, token_id=token_id):
-            messages.success(request, "Token revoked: scripts using it are refused from now on.")
+            messages.success(request, _("Token revoked: scripts using it are refused from now on."))
         return redirect("profile")
     try:
-        _, key = tokens.create_api_token(user=request.user, name=request.POST.get("name", ""))
+        _token, key = tokens.create_api_token(user=request.user, name=request.POST.get("name", ""))
     except DomainError as exc:
         show_error(request, exc)
         return redirect("profile")

@@ -10,6 +10,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from decks.reading import readable_list
 from decks.services import card_index, check_decklist
@@ -43,7 +45,7 @@ def _shown_version(request, versions: list[DeckSubmission]) -> DeckSubmission | 
         for submission in versions:
             if submission.version == number:
                 return submission
-        raise Http404("No such version.")
+        raise Http404(_("No such version."))
     return versions[0] if versions else None
 
 
@@ -69,14 +71,26 @@ def _deck_form_post(request, registration: Registration, form: DecklistForm):
         return None, None
     if submission.legal:
         messages.success(
-            request, f"Version {submission.version} saved: legal ({submission.card_count} cards)."
+            request,
+            ngettext(
+                "Version %(version)s saved: legal (%(count)s card).",
+                "Version %(version)s saved: legal (%(count)s cards).",
+                submission.card_count,
+            )
+            % {"version": submission.version, "count": submission.card_count},
         )
     else:
         errors = len(submission.verdict.get("errors", []))
         messages.warning(
             request,
-            f"Version {submission.version} saved, but it is not legal "
-            f"({errors} error{'s' if errors != 1 else ''}): fix the list before the deck deadline.",
+            ngettext(
+                "Version %(version)s saved, but it is not legal (%(count)s error): fix the list "
+                "before the deck deadline.",
+                "Version %(version)s saved, but it is not legal (%(count)s errors): fix the list "
+                "before the deck deadline.",
+                errors,
+            )
+            % {"version": submission.version, "count": errors},
         )
     return redirect(request.path), None
 
@@ -88,7 +102,7 @@ def deck_submit(request, event_id: int):
     require_visible(request, event)
     registration = own_registration(request.user, event)
     if registration is None:
-        messages.error(request, "Register for this event before you submit a deck.")
+        messages.error(request, _("Register for this event before you submit a deck."))
         return redirect("event-detail", event.pk)
     registration.event = event
     versions = _versions(registration)
@@ -135,7 +149,9 @@ def event_decks(request, event_id: int):
             else:
                 messages.success(
                     request,
-                    "Decklists are now public." if published else "Decklists are private again.",
+                    _("Decklists are now public.")
+                    if published
+                    else _("Decklists are private again."),
                 )
         return redirect("event-decks", event.pk)
     latest_first = DeckSubmission.objects.order_by("-version").defer("text")
@@ -189,14 +205,14 @@ def event_deck_detail(request, event_id: int, registration_id: int):
     if not permissions.can_view_decklist(request.user, registration):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied("Decklists are private until the organiser publishes them.")
+        raise PermissionDenied(_("Decklists are private until the organiser publishes them."))
     staff = can(request, event, "deck-checks")
     private = staff or permissions.owns_registration(request.user, registration)
     versions = _versions(registration)
     checked, form = None, None
     if request.method == "POST":
         if not staff:
-            raise PermissionDenied("Only the event's staff can change a player's list here.")
+            raise PermissionDenied(_("Only the event's staff can change a player's list here."))
         form = DecklistForm(request.POST)
         if form.is_valid():
             done, checked = _deck_form_post(request, registration, form)
@@ -230,9 +246,9 @@ def event_deck_tcg_live(request, event_id: int, registration_id: int):
     registration = get_registration(event_id, registration_id)
     require_visible(request, registration.event)
     if not permissions.can_view_decklist(request.user, registration):
-        raise Http404("No public list.")
+        raise Http404(_("No public list."))
     deck = registration.current_deck
     if deck is None:
-        raise Http404("No deck submitted.")
+        raise Http404(_("No deck submitted."))
     text = readable_list(deck.text, card_index()).tcg_live_text()
     return HttpResponse(text, content_type="text/plain; charset=utf-8")

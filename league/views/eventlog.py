@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules.errors import DomainError
@@ -65,5 +66,8 @@ def registration_undo(request, event_id: int, registration_id: int):
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, f"{registration.player.name}: undone, and kept in the log.")
+        messages.success(
+            request,
+            _("%(player)s: undone, and kept in the log.") % {"player": registration.player.name},
+        )
     return redirect("event-log", event.pk)

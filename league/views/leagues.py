@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
@@ -71,7 +72,7 @@ def event_create(request, slug: str):
         raise PermissionDenied
     season = league.seasons.order_by("-starts_on").first()
     if season is None:
-        messages.error(request, "Create a season first (in the admin).")
+        messages.error(request, _("Create a season first (in the admin)."))
         return redirect("league-detail", league.slug)
     with form_time_zone(request, None):
         form = EventForm(request.POST or None, initial={"status": Event.Status.REGISTRATION})
@@ -83,7 +84,7 @@ def event_create(request, slug: str):
             except DomainError as exc:
                 show_error(request, exc, form=form)
             else:
-                messages.success(request, f"{event.name} created.")
+                messages.success(request, _("%(event)s created.") % {"event": event.name})
                 return redirect("event-detail", event.pk)
         return render(
             request, "league/event_form.html", {"form": form, "league": league, "season": season}
@@ -103,7 +104,7 @@ def event_edit(request, event_id: int):
             except DomainError as exc:
                 show_error(request, exc, form=form)
             else:
-                messages.success(request, "Event settings saved.")
+                messages.success(request, _("Event settings saved."))
                 return redirect("event-detail", event.pk)
         return render(
             request,

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules.errors import DomainError
@@ -25,7 +26,7 @@ def event_register(request, event_id: int):
     if player is None:
         messages.error(
             request,
-            "You have no player profile yet: add your Play! Pokémon ID and birth date first.",
+            _("You have no player profile yet: add your Play! Pokémon ID and birth date first."),
         )
         return redirect(f"{reverse('profile')}?next={reverse('event-detail', args=[event.pk])}")
     try:
@@ -34,15 +35,20 @@ def event_register(request, event_id: int):
         show_error(request, exc)
     else:
         if registration.status == Registration.Status.WAITLISTED:
-            messages.warning(request, f"{event.name} is full: you are on the waiting list.")
+            messages.warning(
+                request,
+                _("%(event)s is full: you are on the waiting list.") % {"event": event.name},
+            )
         elif registration.late_entry_round:
             messages.success(
                 request,
-                f"You are registered as a late entrant: you play from round "
-                f"{registration.late_entry_round}.",
+                _("You are registered as a late entrant: you play from round %(round)s.")
+                % {"round": registration.late_entry_round},
             )
         else:
-            messages.success(request, f"You are registered for {event.name}.")
+            messages.success(
+                request, _("You are registered for %(event)s.") % {"event": event.name}
+            )
     return redirect("event-detail", event.pk)
 
 
@@ -56,11 +62,16 @@ def registration_drop(request, event_id: int, registration_id: int):
         show_error(request, exc)
     else:
         if registration.status == Registration.Status.WITHDRAWN:
-            messages.success(request, f"{registration.player.name} withdrew from the event.")
+            messages.success(
+                request,
+                _("%(player)s withdrew from the event.") % {"player": registration.player.name},
+            )
         else:
             messages.success(
                 request,
-                f"{registration.player.name} dropped after round {registration.dropped_after_round}.",
+                # Translators: "dropped" is the TCG term for leaving an event (drop).
+                _("%(player)s dropped after round %(round)s.")
+                % {"player": registration.player.name, "round": registration.dropped_after_round},
             )
     return back(request, "event-detail", event_id)
 
@@ -73,11 +84,13 @@ def registration_check_in(request, event_id: int, registration_id: int):
         permissions.owns_registration(request.user, registration)
         or can(request, registration.event, "pair-rounds")
     ):
-        raise PermissionDenied("This is not your registration.")
+        raise PermissionDenied(_("This is not your registration."))
     try:
         services.check_in(registration=registration, by_user=request.user)
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, f"{registration.player.name} is checked in.")
+        messages.success(
+            request, _("%(player)s is checked in.") % {"player": registration.player.name}
+        )
     return back(request, "event-detail", event_id)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules.errors import DomainError
@@ -22,7 +23,7 @@ def event_roster(request, event_id: int):
     event = get_event(event_id)
     require_visible(request, event)
     if not permissions.can_view_roster(request.user, event):
-        raise PermissionDenied("This league shows its rosters to its staff only.")
+        raise PermissionDenied(_("This league shows its rosters to its staff only."))
     counts = selectors.registration_counts(event)
     return render(
         request,
@@ -50,6 +51,6 @@ def league_roster_setting(request, slug: str):
         return redirect("league-detail", league.slug)
     messages.success(
         request,
-        "Rosters are public." if league.roster_public else "Rosters are shown to staff only.",
+        _("Rosters are public.") if league.roster_public else _("Rosters are shown to staff only."),
     )
     return redirect("league-detail", league.slug)

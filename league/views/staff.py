@@ -8,6 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.errors import DomainError
 
@@ -19,13 +21,14 @@ from ..view_helpers import show_error
 
 
 class AddStaffForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=staff.ROLES)
+    username = forms.CharField(label=gettext_lazy("Username"), max_length=150)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=staff.ROLES)
     event = forms.ModelChoiceField(
         queryset=Event.objects.none(),
+        label=gettext_lazy("Event"),
         required=False,
-        empty_label="The whole league",
-        help_text="Judges and scorekeepers can be staff of one event only.",
+        empty_label=gettext_lazy("The whole league"),
+        help_text=gettext_lazy("Judges and scorekeepers can be staff of one event only."),
     )
 
     def __init__(self, *args, league: League, **kwargs):
@@ -40,7 +43,7 @@ def league_staff(request, slug: str):
     """Organisers: the league's staff, with a form to add one and a button to remove."""
     league = get_object_or_404(League, slug=slug)
     if not permissions.is_league_organiser(request.user, league):
-        raise PermissionDenied("Only the league's organisers manage its staff.")
+        raise PermissionDenied(_("Only the league's organisers manage its staff."))
     initial = {}
     if (event_id := parse_id(request.GET.get("event"))) is not None:
         initial["event"] = event_id
@@ -58,12 +61,21 @@ def league_staff(request, slug: str):
                     role_id=parse_id(role_id),
                     organiser_id=parse_id(organiser_id),
                 )
-                messages.success(request, "Removed from the staff.")
+                messages.success(request, _("Removed from the staff."))
                 return redirect("league-staff", league.slug)
             if form.is_valid():
                 member = staff.add_staff(league=league, by_user=request.user, **form.cleaned_data)
-                where = f" at {member.event_name}" if member.event_name else ""
-                messages.success(request, f"{member.username} is now {member.role_label}{where}.")
+                names = {
+                    "user": member.username,
+                    "role": member.role_label,
+                    "event": member.event_name,
+                }
+                messages.success(
+                    request,
+                    _("%(user)s is now %(role)s at %(event)s.") % names
+                    if member.event_name
+                    else _("%(user)s is now %(role)s.") % names,
+                )
                 return redirect("league-staff", league.slug)
         except DomainError as exc:
             show_error(request, exc, form=form if form.is_bound and form.is_valid() else None)

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
 from .base import MUTED, RULE, SHADE, Sheet, page_size
 
 MARGIN = 12.0
@@ -68,27 +71,32 @@ def _points(value) -> str:
     return "" if value is None else f"({value})"
 
 
+TABLE = pgettext_lazy("paper column", "Table")
+PLAYER = pgettext_lazy("paper column", "Player")
+OPPONENT = pgettext_lazy("paper column", "Opponent")
 BY_TABLE = (
-    Column("Table", 0.12, 18, True, "R"),
-    Column("Player", 0.40, 14, True),
+    Column(TABLE, 0.12, 18, True, "R"),
+    Column(PLAYER, 0.40, 14, True),
     Column("", 0.06, 11, False, "R"),
-    Column("Opponent", 0.36, 14, True),
+    Column(OPPONENT, 0.36, 14, True),
     Column("", 0.06, 11, False, "R"),
 )
 BY_NAME = (
-    Column("Player", 0.47, 14, True),
+    Column(PLAYER, 0.47, 14, True),
     Column("", 0.06, 11, False, "R"),
-    Column("Table", 0.12, 18, True, "R"),
-    Column("Opponent", 0.35, 12),
+    Column(TABLE, 0.12, 18, True, "R"),
+    Column(OPPONENT, 0.35, 12),
 )
 STANDINGS = (
-    Column("Place", 0.09, 14, True, "R"),
-    Column("Player", 0.39, 13, True),
-    Column("Player ID", 0.13, 10),
-    Column("Points", 0.09, 13, True, "R"),
-    Column("W-L-T", 0.12, 11, False, "R"),
-    Column("OWP", 0.09, 10, False, "R"),
-    Column("OOWP", 0.09, 10, False, "R"),
+    Column(pgettext_lazy("paper column", "Place"), 0.09, 14, True, "R"),
+    Column(PLAYER, 0.39, 13, True),
+    Column(pgettext_lazy("paper column", "Player ID"), 0.13, 10),
+    Column(pgettext_lazy("paper column", "Points"), 0.09, 13, True, "R"),
+    # Translators: wins-losses-ties, a player's record.
+    Column(pgettext_lazy("paper column", "W-L-T"), 0.12, 11, False, "R"),
+    # Translators: OWP/OOWP, the TCG tiebreakers (opponents' win percentage); usually kept.
+    Column(pgettext_lazy("paper column", "OWP"), 0.09, 10, False, "R"),
+    Column(pgettext_lazy("paper column", "OOWP"), 0.09, 10, False, "R"),
 )
 
 
@@ -118,7 +126,7 @@ def pairings_pdf(
     compress: bool = True,
 ) -> bytes:
     """The pairings of a round for the wall: by table, or every player alphabetically."""
-    kind = "Pairings by name" if by_name else "Pairings by table"
+    kind = _("Pairings by name") if by_name else _("Pairings by table")
     sheet = Sheet(size, title=f"{kind} · {round_label} · {event_name}", compress=compress)
     columns, cells = (BY_NAME, _name_cells) if by_name else (BY_TABLE, _table_cells)
     _draw(
@@ -172,7 +180,10 @@ def _draw(sheet: Sheet, groups, columns, cells, *, event_name: str, heading: str
                 sheet.pdf.start_section(sheet.clean(group.title or heading))
             span = ""
             if index and part:
-                span = f"{index(part[0])}  to  {index(part[-1])}"
+                span = _("%(first)s  to  %(last)s") % {
+                    "first": index(part[0]),
+                    "last": index(part[-1]),
+                }
             _header(
                 sheet,
                 event_name=event_name,
@@ -191,7 +202,7 @@ def _draw(sheet: Sheet, groups, columns, cells, *, event_name: str, heading: str
                 _row(sheet, columns, scale, y, cells(row))
                 y += ROW_H
             if not part:
-                sheet.text(MARGIN, y + 6, "Nothing to list yet.", size=12, color=MUTED)
+                sheet.text(MARGIN, y + 6, _("Nothing to list yet."), size=12, color=MUTED)
             footer = f"{event_name} · {heading}" + (f" · {group.title}" if group.title else "")
             sheet.text(
                 MARGIN, sheet.height - MARGIN, footer, size=8, color=MUTED, width=width * 0.7
@@ -199,7 +210,7 @@ def _draw(sheet: Sheet, groups, columns, cells, *, event_name: str, heading: str
             sheet.right(
                 sheet.width - MARGIN,
                 sheet.height - MARGIN,
-                f"page {page + 1} of {pages}",
+                _("page %(page)s of %(pages)s") % {"page": page + 1, "pages": pages},
                 size=8,
                 color=MUTED,
             )
@@ -212,7 +223,9 @@ def _header(sheet: Sheet, *, event_name, heading, group, continued, span) -> Non
     title = heading + (f" · {group}" if group else "")
     sheet.text(MARGIN, top + 14, title, size=20, bold=True, width=width - (32 if continued else 0))
     if continued:
-        sheet.right(sheet.width - MARGIN, top + 14, "continued", size=12, bold=True)
+        sheet.right(
+            sheet.width - MARGIN, top + 14, pgettext("paper page", "continued"), size=12, bold=True
+        )
     if span:
         sheet.text(MARGIN, top + 21.5, span, size=12, bold=True, width=width)
     sheet.pdf.set_draw_color(*RULE)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from .base import MUTED, RULE, Sheet
 
 ACROSS, DOWN = 2, 3
@@ -52,7 +54,12 @@ def slips_pdf(
     compress: bool = True,
 ) -> bytes:
     """The round's match slips, in the order given (by table)."""
-    sheet = Sheet(size, title=f"Match slips · {round_label} · {event_name}", compress=compress)
+    sheet = Sheet(
+        size,
+        title=_("Match slips · %(round)s · %(event)s")
+        % {"round": round_label, "event": event_name},
+        compress=compress,
+    )
     w = (sheet.width - 2 * MARGIN) / ACROSS
     h = (sheet.height - 2 * MARGIN) / DOWN
     for start in range(0, len(slips), PER_PAGE):
@@ -66,7 +73,7 @@ def slips_pdf(
             )
     if not slips:
         sheet.pdf.add_page()
-        sheet.text(MARGIN + 6, MARGIN + 12, "No matches in this round.", size=14)
+        sheet.text(MARGIN + 6, MARGIN + 12, _("No matches in this round."), size=14)
     return sheet.output()
 
 
@@ -100,12 +107,12 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
     inner = right - left
     # Head: event and round, then the table in large type.
     sheet.text(left, y + PAD + 3, event_name, size=7.5, color=MUTED, width=inner - QR_SIZE - 2)
-    sheet.text(left, y + PAD + 12, f"TABLE {slip.table}", size=19, bold=True)
+    sheet.text(left, y + PAD + 12, _("TABLE %(table)s") % {"table": slip.table}, size=19, bold=True)
     sub = round_label + (f" · {slip.division}" if slip.division else "")
     sheet.text(left, y + PAD + 18, sub, size=10, bold=True, width=inner - QR_SIZE - 2)
     sheet.qr(right - QR_SIZE + 2, y + PAD - 2, QR_SIZE, slip.url)
     sheet.centre(
-        right - QR_SIZE / 2 + 2, y + PAD + QR_SIZE - 1, "scan to report", size=7, color=MUTED
+        right - QR_SIZE / 2 + 2, y + PAD + QR_SIZE - 1, _("scan to report"), size=7, color=MUTED
     )
     # The players, each with a box per game.
     games = max(1, rules.best_of)
@@ -117,7 +124,8 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
         sheet.centre(
             right - boxes_w + i * (box + gap) + box / 2,
             top + 1,
-            f"G{label}",
+            # Translators: G1, G2, ...: game 1, game 2 of a match (a short abbreviation).
+            _("G%(number)s") % {"number": label},
             size=7,
             bold=True,
             color=MUTED,
@@ -127,15 +135,22 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
         row = top + 2 + n * 12
         sheet.text(left, row + 5, name, size=11.5, bold=True, width=name_w)
         sheet.text(
-            left, row + 9.5, f"Player ID {pid}" if pid else "Player ID", size=7.5, color=MUTED
+            left,
+            row + 9.5,
+            _("Player ID %(id)s") % {"id": pid} if pid else _("Player ID"),
+            size=7.5,
+            color=MUTED,
         )
         pdf.set_draw_color(0, 0, 0)
         pdf.set_line_width(0.35)
         for i in range(games):
             pdf.rect(right - boxes_w + i * (box + gap), row + 1, box, box)
     line = top + 2 + 2 * 12 + 3
-    hint = "Write W, L or T in each game's box" + (
-        " (the games in the order played)." if games > 1 else "."
+    hint = (
+        # Translators: W, L, T: win, loss, tie; use the letters players write in your language.
+        _("Write W, L or T in each game's box (the games in the order played).")
+        if games > 1
+        else _("Write W, L or T in each game's box.")
     )
     sheet.text(left, line, hint, size=7, color=MUTED, width=inner)
     if rules.both_ways:
@@ -143,20 +158,22 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
         sheet.text(
             left,
             line,
-            f"Both won at once? Won both ways: [ ] {_first(slip.a_name)}  "
-            f"[ ] {_first(slip.b_name)}  [ ] neither",
+            _("Both won at once? Won both ways: [ ] %(a)s  [ ] %(b)s  [ ] neither")
+            % {"a": _first(slip.a_name), "b": _first(slip.b_name)},
             size=7.5,
             width=inner,
         )
     if rules.sudden_death:
         line += 4.2
-        sheet.text(left, line, f"Sudden death: {rules.sudden_death}", size=7.5, width=inner)
+        # Translators: "Sudden death" is the official TCG term (see the glossary).
+        text = _("Sudden death: %(rule)s") % {"rule": rules.sudden_death}
+        sheet.text(left, line, text, size=7.5, width=inner)
     # The winner, then the signatures, at the foot.
     foot = y + h - PAD - 1
     sheet.text(
         left,
         foot - 11,
-        "Match winner: ______________________  Tie [ ]",
+        _("Match winner: ______________________  Tie [ ]"),
         size=9,
         bold=True,
         width=inner,
@@ -167,7 +184,9 @@ def _slip(sheet: Sheet, slip: Slip, x, y, w, h, *, event_name, round_label, rule
     for i, name in enumerate((slip.a_name, slip.b_name)):
         sx = left + i * (half + 4)
         pdf.line(sx, foot - 4, sx + half, foot - 4)
-        sheet.text(sx, foot, f"Signature: {name}", size=7, color=MUTED, width=half)
+        sheet.text(
+            sx, foot, _("Signature: %(player)s") % {"player": name}, size=7, color=MUTED, width=half
+        )
 
 
 def _first(name: str) -> str:

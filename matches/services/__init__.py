@@ -12,7 +12,7 @@ The functions live by concern (`structure`, `rounds`, `results`, `standings`, wi
 import them from here: `from matches import services; services.pair_next_round(...)`.
 """
 
-from .after_work import after_reports
+from .after_work import after_reports, notify_result_reported
 from .common import ACTIVE
 from .corrections import undo_round
 from .pairing_edits import (
@@ -25,7 +25,6 @@ from .pairing_edits import (
 )
 from .results import (
     can_report,
-    notify_result_reported,
     record_decided_result,
     report_refusal,
     report_result,
@@ -51,6 +50,7 @@ from .standings import (
     standings_rows,
 )
 from .structure import Pod, event_pods, event_structure, structure_of
+from .two_day import frozen_on_day_one
 
 __all__ = [
     "ACTIVE",
@@ -66,6 +66,7 @@ __all__ = [
     "final_placements",
     "final_standings",
     "finish_event",
+    "frozen_on_day_one",
     "give_bye",
     "move_match",
     "notify_result_reported",

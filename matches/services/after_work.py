@@ -84,3 +84,20 @@ def after_reports(items: list[list]) -> int:
     for event, number in standings.values():
         request_standings(event=event, round_number=number)
     return done
+
+
+def notify_result_reported(*, match_id: int, reported_by_side: str, report_id: int) -> int:
+    """Ask the opponent to confirm the report `report_id` (the worker's part of
+    `report_result`). Writes one notification, keyed by the report, so a task that runs
+    twice tells them once; nothing when the match is no longer waiting for them (they
+    confirmed, disputed, or staff entered the result first)."""
+    match = (
+        Match.objects.select_related("round__event", "player_a__player", "player_b__player")
+        .filter(pk=match_id, status=Match.Status.REPORTED)
+        .first()
+    )
+    if match is None:
+        return 0
+    return match_notify.result_reported(
+        match, reported_by_side=reported_by_side, report_id=report_id
+    )

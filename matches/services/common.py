@@ -3,6 +3,8 @@ match, the staff check, who won a match."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from league import permissions
 from league import selectors as league_selectors
 from league.models import Event, Registration
@@ -31,7 +33,9 @@ def require_tournament(event: Event) -> None:
     if event.is_board_game:
         raise DomainError(
             "not-a-tournament",
-            f"{event} is a board-game night: it has tables, not Swiss rounds or a top cut.",
+            # Translators: "Swiss rounds" and "top cut" are the official TCG tournament terms.
+            _("%(event)s is a board-game night: it has tables, not Swiss rounds or a top cut.")
+            % {"event": event},
             status=409,
         )
 
@@ -40,7 +44,7 @@ def _require(user, event: Event, action: str) -> None:
     """`not-allowed` (403) unless `permissions.can(user, event, action)`."""
     if not permissions.can(user, event, action):
         raise DomainError(
-            "not-allowed", "Your staff role at this event does not allow this.", status=403
+            "not-allowed", _("Your staff role at this event does not allow this."), status=403
         )
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.event_log import EventLogEntry
 from league.models import Event, Registration
@@ -35,10 +37,12 @@ from .structure import event_pods
 
 Kind = EventLogEntry.Kind
 WARNING_TEXT = {
-    "rematch": "{a} and {b} have met before: confirm the rematch",
-    "score-groups": "{a} ({pa} points) and {b} ({pb} points) are in different score groups: "
-    "confirm the pairing across score groups",
-    "second-bye": "{a} already had a bye: confirm a second bye",
+    "rematch": gettext_lazy("%(a)s and %(b)s have met before: confirm the rematch"),
+    "score-groups": gettext_lazy(
+        "%(a)s (%(pa)s points) and %(b)s (%(pb)s points) are in different score groups: "
+        "confirm the pairing across score groups"
+    ),
+    "second-bye": gettext_lazy("%(a)s already had a bye: confirm a second bye"),
 }
 #: A pair as edits see it: registration ids, the second None for a bye.
 Pair = tuple[int, int | None]
@@ -50,11 +54,16 @@ def _current_round(event: Event, round_: Round) -> Round:
     if last is None or last.pk != round_.pk:
         raise DomainError(
             "not-last-round",
-            f"Round {round_.number} is not the latest round: only the current round can change.",
+            _("Round %(number)s is not the latest round: only the current round can change.")
+            % {"number": round_.number},
             status=409,
         )
     if round_.status == Round.Status.CLOSED:
-        raise DomainError("round-closed", f"Round {round_.number} is closed.", status=409)
+        raise DomainError(
+            "round-closed",
+            _("Round %(number)s is closed.") % {"number": round_.number},
+            status=409,
+        )
     round_.event = event
     return round_
 
@@ -75,15 +84,13 @@ def _load(round_: Round) -> list[Match]:
     )
 
 
-def refuse_played(matches: list[Match], what: str) -> None:
+def refuse_played(matches: list[Match], message: str, **params) -> None:
+    """`round-has-results` when a match is played; `message` (translated) names the tables
+    as %(tables)s, and any other `params`."""
     played = _played(matches)
     if played:
         tables = ", ".join(str(m.table) for m in played[:10])
-        raise DomainError(
-            "round-has-results",
-            f"Table(s) {tables} already have a result or a report: {what}.",
-            status=409,
-        )
+        raise DomainError("round-has-results", message % {**params, "tables": tables}, status=409)
 
 
 def _players(event: Event, round_: Round, ids) -> dict[int, swiss.PairingPlayer]:
@@ -103,7 +110,7 @@ def _players(event: Event, round_: Round, ids) -> dict[int, swiss.PairingPlayer]
     points = match_points(rows, PLAY_POKEMON)
     opponents: dict[int, list[str]] = {i: [] for i in ids}
     byes: set[int] = set()
-    for a, b, _ in rows:
+    for a, b, _result in rows:
         if b is None:
             byes.add(a)
         else:
@@ -134,7 +141,8 @@ def _check(event, round_, names: dict[int, str], old: list[Pair], new: list[Pair
     for reg in inactive:
         raise DomainError(
             "player-dropped",
-            f"{reg.player.name} is {reg.get_status_display().lower()}: undo that first to seat them.",
+            _("%(player)s is %(status)s: undo that first to seat them.")
+            % {"player": reg.player.name, "status": reg.get_status_display().lower()},
             status=409,
         )
     players = _players(event, round_, seated)
@@ -144,12 +152,13 @@ def _check(event, round_, names: dict[int, str], old: list[Pair], new: list[Pair
             if code not in confirm:
                 codes.add(code)
                 needed.append(
-                    WARNING_TEXT[code].format(
-                        a=names[a],
-                        b=names.get(b),
-                        pa=players[a].points,
-                        pb=players[b].points if b else 0,
-                    )
+                    WARNING_TEXT[code]
+                    % {
+                        "a": names[a],
+                        "b": names.get(b),
+                        "pa": players[a].points,
+                        "pb": players[b].points if b else 0,
+                    }
                 )
     if needed:
         error = DomainError("needs-confirmation", "; ".join(needed) + ".", status=409)
@@ -178,7 +187,7 @@ def write_edit(
     (pair, division) to the round after every check; log and notify."""
     by_pk = {m.pk: m for m in matches}
     names = {r.pk: r.player.name for m in matches for r in (m.player_a, m.player_b) if r}
-    new_ids = [i for pair, _ in creates for i in pair] + [
+    new_ids = [i for pair, _division in creates for i in pair] + [
         i for pair in changes.values() if pair for i in pair
     ]
     for reg in Registration.objects.filter(pk__in=[i for i in new_ids if i]).select_related(
@@ -186,14 +195,14 @@ def write_edit(
     ):
         names[reg.pk] = reg.player.name
     old_pairs = [pair_of(by_pk[pk]) for pk in changes]
-    after_pairs = [p for p in changes.values() if p] + [p for p, _ in creates]
+    after_pairs = [p for p in changes.values() if p] + [p for p, _division in creates]
     seats: dict[int, int] = {}
     for m in matches:
         pair = changes.get(m.pk, pair_of(m)) if m.pk in changes else pair_of(m)
         for i in pair or ():
             if i:
                 seats[i] = seats.get(i, 0) + 1
-    for pair, _ in creates:
+    for pair, _division in creates:
         for i in pair:
             if i:
                 seats[i] = seats.get(i, 0) + 1
@@ -201,7 +210,8 @@ def write_edit(
     if twice:
         raise DomainError(
             "seated-twice",
-            f"{names[twice[0]]} would be seated twice in round {round_.number}.",
+            _("%(player)s would be seated twice in round %(number)s.")
+            % {"player": names[twice[0]], "number": round_.number},
             status=409,
         )
     _check(event, round_, names, old_pairs, after_pairs, set(confirm or ()))
@@ -276,7 +286,10 @@ def match_of(matches: list[Match], registration_id: int) -> Match | None:
 def seated_match(matches, registration: Registration, what: str) -> Match:
     m = match_of(matches, registration.pk)
     if m is None:
-        raise DomainError("not-seated", f"{registration.player.name} has no table in this round.")
+        raise DomainError(
+            "not-seated",
+            _("%(player)s has no table in this round.") % {"player": registration.player.name},
+        )
     refuse_played([m], what)
     return m
 
@@ -297,7 +310,14 @@ def undo_round(*, round_: Round, by_user, reason: str) -> int:
     Raises `not-allowed`, `reason-required`, `not-last-round`, `round-closed`,
     `round-has-results`."""
     event, round_, matches, reason = begin_edit(round_, by_user, reason, Kind.ROUND_UNDONE)
-    refuse_played(matches, f"round {round_.number} cannot be undone; correct it by hand")
+    refuse_played(
+        matches,
+        _(
+            "Table(s) %(tables)s already have a result or a report: round %(number)s cannot be "
+            "undone; correct it by hand."
+        ),
+        number=round_.number,
+    )
     number = round_.number
     before = [
         {"table": m.table, "division": m.division, "a": m.player_a_id, "b": m.player_b_id}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.event_log import EventLogEntry
 from league.models import Registration
@@ -39,10 +40,16 @@ def swap_players(
     `reason-required`, `not-last-round`, `round-closed`, `not-seated`, `round-has-results`,
     `invalid-edit` (same table, or two pods), `player-dropped`, `needs-confirmation`."""
     event, round_, matches, reason = begin_edit(round_, by_user, reason, Kind.PAIRING_EDITED)
-    ma = seated_match(matches, a, "swap players before results come in")
-    mb = seated_match(matches, b, "swap players before results come in")
+    played = _(
+        "Table(s) %(tables)s already have a result or a report: swap players before results "
+        "come in."
+    )
+    ma = seated_match(matches, a, played)
+    mb = seated_match(matches, b, played)
     if ma.pk == mb.pk or ma.division != mb.division:
-        raise DomainError("invalid-edit", "Choose two players at different tables of one division.")
+        raise DomainError(
+            "invalid-edit", _("Choose two players at different tables of one division.")
+        )
 
     def put(m: Match, out: int, into: int) -> Pair:
         return (into, m.player_b_id) if m.player_a_id == out else (m.player_a_id, into)
@@ -71,10 +78,18 @@ def pair_players(
     `swap_players`, and `invalid-edit` when they already play each other."""
     event, round_, matches, reason = begin_edit(round_, by_user, reason, Kind.PAIRING_EDITED)
     ma, mb = match_of(matches, a.pk), match_of(matches, b.pk)
-    refuse_played([m for m in (ma, mb) if m], "pair players before results come in")
+    refuse_played(
+        [m for m in (ma, mb) if m],
+        _(
+            "Table(s) %(tables)s already have a result or a report: pair players before "
+            "results come in."
+        ),
+    )
     if ma is not None and ma is mb:
         raise DomainError(
-            "invalid-edit", f"{a.player.name} and {b.player.name} already play each other."
+            "invalid-edit",
+            _("%(a)s and %(b)s already play each other.")
+            % {"a": a.player.name, "b": b.player.name},
         )
     left = [x for m, me in ((ma, a.pk), (mb, b.pk)) if m for x in pair_of(m) if x and x != me]
     changes: dict[int, Pair | None] = {}
@@ -114,11 +129,20 @@ def move_match(
     dst = next((m for m in matches if m.table == to_table and m.division == division), None)
     if src is None:
         raise DomainError(
-            "not-found", f"There is no table {table} in round {round_.number}.", status=404
+            "not-found",
+            _("There is no table %(table)s in round %(number)s.")
+            % {"table": table, "number": round_.number},
+            status=404,
         )
     if not 1 <= to_table <= 2000 or to_table == table:
-        raise DomainError("table-invalid", "Choose another table number, from 1 to 2000.")
-    refuse_played([m for m in (src, dst) if m], "move tables before results come in")
+        raise DomainError("table-invalid", _("Choose another table number, from 1 to 2000."))
+    refuse_played(
+        [m for m in (src, dst) if m],
+        _(
+            "Table(s) %(tables)s already have a result or a report: move tables before results "
+            "come in."
+        ),
+    )
     if dst is not None:
         dst.table = 0  # out of the way of the unique (round, table, division)
         dst.save(update_fields=["table"])
@@ -167,18 +191,29 @@ def seat_player(
     `player-dropped`, `invalid-edit`, `needs-confirmation` and the round checks."""
     event, round_, matches, reason = begin_edit(round_, by_user, reason, Kind.PLAYER_SEATED)
     if mode not in SEAT_MODES or (mode == "opponent") != (opponent is not None):
-        raise DomainError("invalid-edit", "Choose a bye, a loss for the round, or an opponent.")
+        raise DomainError("invalid-edit", _("Choose a bye, a loss for the round, or an opponent."))
     if round_.stage != Round.Stage.SWISS:
-        raise DomainError("invalid-edit", "Late arrivals join the Swiss rounds, not the top cut.")
+        raise DomainError(
+            "invalid-edit",
+            # Translators: "Swiss rounds" and "top cut" are the official TCG tournament terms.
+            _("Late arrivals join the Swiss rounds, not the top cut."),
+        )
     people = [r for r in (registration, opponent) if r is not None]
     for reg in people:
         m = match_of(matches, reg.pk)
         if m is not None:
             raise DomainError(
-                "seated-twice", f"{reg.player.name} is already at table {m.table}.", status=409
+                "seated-twice",
+                _("%(player)s is already at table %(table)s.")
+                % {"player": reg.player.name, "table": m.table},
+                status=409,
             )
         if reg.event_id != event.pk:
-            raise DomainError("not-found", f"{reg.player.name} is not in {event}.", status=404)
+            raise DomainError(
+                "not-found",
+                _("%(player)s is not in %(event)s.") % {"player": reg.player.name, "event": event},
+                status=404,
+            )
     n = round_.number
     if mode == "loss":
         entry_round = _late_entry(registration, n, first=n + 1)
@@ -222,7 +257,8 @@ def _late_entry(registration: Registration, number: int, *, first: int) -> int |
     if reg.status not in ACTIVE:
         raise DomainError(
             "player-dropped",
-            f"{registration.player.name} is {reg.get_status_display().lower()}: undo that first.",
+            _("%(player)s is %(status)s: undo that first.")
+            % {"player": registration.player.name, "status": reg.get_status_display().lower()},
             status=409,
         )
     played = Match.objects.filter(
@@ -232,7 +268,8 @@ def _late_entry(registration: Registration, number: int, *, first: int) -> int |
     if played and first > number:
         raise DomainError(
             "invalid-edit",
-            f"{registration.player.name} has played earlier rounds: seat them with a bye or an opponent.",
+            _("%(player)s has played earlier rounds: seat them with a bye or an opponent.")
+            % {"player": registration.player.name},
         )
     entry = first if first > 1 else None  # playing round 1 is not a late entry
     if not played and reg.late_entry_round != entry:
@@ -264,10 +301,19 @@ def give_bye(
             reason=reason,
             confirm=confirm,
         )
-    refuse_played([m], "give a bye before results come in")
+    refuse_played(
+        [m],
+        _(
+            "Table(s) %(tables)s already have a result or a report: give a bye before results "
+            "come in."
+        ),
+    )
     other = m.player_b if m.player_a_id == registration.pk else m.player_a
     if other is None:
-        raise DomainError("invalid-edit", f"{registration.player.name} already has a bye.")
+        raise DomainError(
+            "invalid-edit",
+            _("%(player)s already has a bye.") % {"player": registration.player.name},
+        )
     return write_edit(
         event,
         round_,

@@ -8,6 +8,8 @@ from functools import partial
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from league.editions import event_edition
 from league.event_log import EventLogEntry
@@ -60,6 +62,24 @@ def _resolve(match: Match, payload: dict) -> Resolution:
     )
 
 
+# Why a game is still due (`rules.results.NextGame.why`, English in the engine), as worded here.
+# Translators: "sudden death" and "top cut" are the official TCG terms.
+WHY = {
+    "both players won at once: sudden death, the game goes on": gettext_lazy(
+        "both players won at once: sudden death, the game goes on"
+    ),
+    "both players won at once: sudden death": gettext_lazy(
+        "both players won at once: sudden death"
+    ),
+    "no winner in the top cut: a tiebreaker game": gettext_lazy(
+        "no winner in the top cut: a tiebreaker game"
+    ),
+    "level at time in the top cut: sudden death": gettext_lazy(
+        "level at time in the top cut: sudden death"
+    ),
+}
+
+
 def _extra_turns(payload: dict, end) -> int | None:
     """The turns played after time, as reported: a whole number up to the edition's turns,
     and only when time was called."""
@@ -69,12 +89,15 @@ def _extra_turns(payload: dict, end) -> int | None:
     if type(turns) is not int or not 0 <= turns <= max(end.extra_turns, 0):
         raise DomainError(
             "invalid-result",
-            f"The turns after time are 0 to {end.extra_turns} in this event's rules"
+            _("The turns after time are 0 to %(turns)s in this event's rules")
+            % {"turns": end.extra_turns}
             if end.has_turns
-            else "This event's rules have no extra turns after time.",
+            else _("This event's rules have no extra turns after time."),
         )
     if not payload.get("at_time"):
-        raise DomainError("invalid-result", "Turns after time are played only when time is called.")
+        raise DomainError(
+            "invalid-result", _("Turns after time are played only when time is called.")
+        )
     return turns
 
 
@@ -92,18 +115,25 @@ def _canonical(resolution: Resolution, payload: dict) -> dict:
 def _check_complete(resolution: Resolution) -> None:
     if not resolution.complete:
         nxt = resolution.next_game
-        raise DomainError(
-            "result-incomplete",
-            f"The match is not over: game {nxt.number}"
-            + (
-                ""
-                if nxt.why == "next game"
-                else " (sudden death: the game goes on)"
-                if nxt.prizes == 0
-                else f" (sudden death, {nxt.prizes} Prize card{'s' if nxt.prizes > 1 else ''})"
+        params = {"number": nxt.number, "prizes": nxt.prizes, "why": WHY.get(nxt.why, nxt.why)}
+        if nxt.why == "next game":
+            message = _("The match is not over: game %(number)s is still to be played (next game).")
+        elif nxt.prizes == 0:
+            # Translators: "sudden death" is the official TCG term (fr "mort subite").
+            message = _(
+                "The match is not over: game %(number)s (sudden death: the game goes on) is "
+                "still to be played (%(why)s)."
             )
-            + f" is still to be played ({nxt.why}).",
-        )
+        else:
+            # Translators: "sudden death", "Prize cards": official TCG terms (fr "cartes Récompense").
+            message = ngettext(
+                "The match is not over: game %(number)s (sudden death, %(prizes)s Prize card) "
+                "is still to be played (%(why)s).",
+                "The match is not over: game %(number)s (sudden death, %(prizes)s Prize cards) "
+                "is still to be played (%(why)s).",
+                nxt.prizes,
+            )
+        raise DomainError("result-incomplete", message % params)
 
 
 def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
@@ -125,16 +155,16 @@ def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | 
     players report, never a bye, once its round is published, until the result stands
     (`retry`: the caller answers a repeated report after that itself)."""
     if match.side_of_user(user) is None:
-        return DomainError("not-your-match", "You can only report your own match.", status=403)
+        return DomainError("not-your-match", _("You can only report your own match."), status=403)
     if match.is_bye:
-        return DomainError("result-final", "A bye needs no report.", status=409)
+        return DomainError("result-final", _("A bye needs no report."), status=409)
     if not match.round.is_public:
         return DomainError(
-            "round-not-public", "This round's pairings are not published yet.", status=409
+            "round-not-public", _("This round's pairings are not published yet."), status=409
         )
     if match.status == Match.Status.FINAL and not retry:
         return DomainError(
-            "result-final", "The result already stands; ask staff to correct it.", status=409
+            "result-final", _("The result already stands; ask staff to correct it."), status=409
         )
     return None
 
@@ -175,7 +205,7 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
         return match  # a retry or a double tap: nothing changes, nobody is told again
     if final:
         raise DomainError(
-            "result-final", "The result already stands; ask staff to correct it.", status=409
+            "result-final", _("The result already stands; ask staff to correct it."), status=409
         )
     canonical = _canonical(resolution, payload)
     if mine is not None:
@@ -221,7 +251,9 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
     match = _lock_match(match)
     _require(by_user, match.round.event, "enter-results")
     if match.is_bye:
-        raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
+        raise DomainError(
+            "result-final", _("A bye cannot be changed; re-pair instead."), status=409
+        )
     resolution = _resolve(match, payload)
     _check_complete(resolution)
     was_disputed = match.status == Match.Status.DISPUTED
@@ -285,9 +317,12 @@ def _carry_through_bracket(match: Match, before: int | None, *, by_user) -> None
         if fed.status == Match.Status.FINAL or fed.reports.exists():
             raise DomainError(
                 "bracket-played",
-                f"This changes who advances, but round {fed.round.number} table {fed.table} "
-                "was already played by the old winner: correct that match first, or leave "
-                "this result as it is.",
+                _(
+                    "This changes who advances, but round %(number)s table %(table)s "
+                    "was already played by the old winner: correct that match first, or leave "
+                    "this result as it is."
+                )
+                % {"number": fed.round.number, "table": fed.table},
                 status=409,
             )
         side = "player_a_id" if fed.player_a_id == before else "player_b_id"
@@ -318,9 +353,11 @@ def record_decided_result(
     match = _lock_match(match)
     _require(by_user, match.round.event, "enter-results")
     if match.is_bye:
-        raise DomainError("result-final", "A bye cannot be changed; re-pair instead.", status=409)
+        raise DomainError(
+            "result-final", _("A bye cannot be changed; re-pair instead."), status=409
+        )
     if result not in Match.Result.values:
-        raise DomainError("invalid-result", f"Unknown result {result!r}.")
+        raise DomainError("invalid-result", _("Unknown result %(result)r.") % {"result": result})
     if match.status == Match.Status.FINAL and match.result == result:
         return match
     resolution = Resolution(result=result, a_wins=0, b_wins=0, games=(), next_game=None)
@@ -404,18 +441,3 @@ def _apply(
             partial(request_standings, event=match.round.event, round_number=match.round.number)
         )
     return change
-
-
-def notify_result_reported(*, match_id: int, reported_by_side: str, report_id: int) -> int:
-    """Ask the opponent to confirm the report `report_id` (the worker's part of
-    `report_result`). Writes one notification, keyed by the report, so a task that runs
-    twice tells them once; nothing when the match is no longer waiting for them (they
-    confirmed, disputed, or staff entered the result first)."""
-    match = (
-        Match.objects.select_related("round__event", "player_a__player", "player_b__player")
-        .filter(pk=match_id, status=Match.Status.REPORTED)
-        .first()
-    )
-    if match is None:
-        return 0
-    return notify.result_reported(match, reported_by_side=reported_by_side, report_id=report_id)

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.models import Event, Registration
 from rules import swiss, topcut
@@ -17,10 +18,7 @@ from rules.errors import DomainError
 from rules.scoring import PLAY_POKEMON, match_points
 
 from .. import notify, webhook_events
-from ..models import (
-    Match,
-    Round,
-)
+from ..models import Match, Round
 from .common import ACTIVE, _lock_event, _require, _user, winner_of
 from .standings import finish_event, request_standings, standings_rows
 from .structure import Pod, day_one_of, event_pods
@@ -85,11 +83,14 @@ def pair_next_round(*, event: Event, by_user) -> Round:
     if last and last.status != Round.Status.CLOSED:
         raise DomainError(
             "round-open",
-            f"Round {last.number} is not closed yet: enter every result first.",
+            _("Round %(number)s is not closed yet: enter every result first.")
+            % {"number": last.number},
             status=409,
         )
     if event.status == Event.Status.FINISHED:
-        raise DomainError("event-finished", f"{event} is finished.", status=409)
+        raise DomainError(
+            "event-finished", _("%(event)s is finished.") % {"event": event}, status=409
+        )
     pods = event_pods(event)
     number = (last.number if last else 0) + 1
     swiss_played = Round.objects.filter(event=event, stage=Round.Stage.SWISS).count()
@@ -102,7 +103,7 @@ def pair_next_round(*, event: Event, by_user) -> Round:
         return round_
     if all(pod.cut < 2 for pod in pods):
         raise DomainError(
-            "event-finished", "The Swiss rounds are over and there is no top cut.", status=409
+            "event-finished", _("The Swiss rounds are over and there is no top cut."), status=409
         )
     return _pair_top_cut(event, number, pods, by_user)
 
@@ -123,7 +124,7 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
             if pod.key:
                 continue
             raise DomainError(
-                "not-enough-players", "At least two active players are needed to pair a round."
+                "not-enough-players", _("At least two active players are needed to pair a round.")
             )
         result = swiss.pair_round(number, players, seed=f"{seed}:{pod.key}")
         rematches += result.rematches
@@ -146,7 +147,7 @@ def _pair_swiss(event: Event, number: int, by_user, pods: list[Pod]) -> Round:
             )
     if not matches:
         raise DomainError(
-            "not-enough-players", "At least two active players are needed to pair a round."
+            "not-enough-players", _("At least two active players are needed to pair a round.")
         )
     Match.objects.bulk_create(matches)
     round_.rematches, round_.pair_downs = rematches, pair_downs
@@ -212,18 +213,25 @@ def _pair_top_cut(event: Event, number: int, pods: list[Pod], by_user) -> Round:
                 continue  # its final is played
             undecided = [m.table for m in last if winner_of(m) is None]
             if undecided:
-                where = f" ({names[key]})" if key else ""
-                raise DomainError(
-                    "top-cut-undecided",
-                    f"Table {undecided[0]}{where} has no winner: a top-cut match is decided by "
-                    "a tiebreaker game, never a tie or a double loss.",
-                    status=409,
+                # Translators: "top cut" is the official TCG term for the single-elimination rounds.
+                message = (
+                    _(
+                        "Table %(table)s (%(pod)s) has no winner: a top-cut match is decided by "
+                        "a tiebreaker game, never a tie or a double loss."
+                    )
+                    if key
+                    else _(
+                        "Table %(table)s has no winner: a top-cut match is decided by "
+                        "a tiebreaker game, never a tie or a double loss."
+                    )
                 )
+                params = {"table": undecided[0], "pod": names[key] if key else ""}
+                raise DomainError("top-cut-undecided", message % params, status=409)
             pairs = topcut.next_round([str(winner_of(m)) for m in last])
         if pairs:
             pairs_by_pod.append((key, pairs))
     if not pairs_by_pod:
-        raise DomainError("event-finished", "The top cut is over.", status=409)
+        raise DomainError("event-finished", _("The top cut is over."), status=409)
     round_ = Round.objects.create(
         event=event,
         number=number,
@@ -281,7 +289,9 @@ def record_paired_matches(
     event = _lock_event(event)
     _require(by_user, event, "pair-rounds")
     if event.status == Event.Status.FINISHED:
-        raise DomainError("event-finished", f"{event} is finished.", status=409)
+        raise DomainError(
+            "event-finished", _("%(event)s is finished.") % {"event": event}, status=409
+        )
     round_ = Round.objects.select_for_update().filter(event=event, number=number).first()
     if round_ is None:
         round_ = Round.objects.create(
@@ -294,12 +304,15 @@ def record_paired_matches(
     elif round_.stage != stage:
         raise DomainError(
             "round-stage",
-            f"Round {number} is a {round_.get_stage_display()} round here.",
+            _("Round %(number)s is a %(stage)s round here.")
+            % {"number": number, "stage": round_.get_stage_display()},
             status=409,
         )
     elif pairings and round_.status == Round.Status.CLOSED:
         raise DomainError(
-            "round-closed", f"Round {number} is closed: no tables can be added.", status=409
+            "round-closed",
+            _("Round %(number)s is closed: no tables can be added.") % {"number": number},
+            status=409,
         )
     if replace:
         old = Match.objects.filter(round=round_, division__in={d for _, d, _, _ in pairings})
@@ -307,7 +320,7 @@ def record_paired_matches(
         if old.filter(player_b__isnull=False).filter(played).exists():
             raise DomainError(
                 "round-has-results",
-                f"Round {number} has results: it cannot be paired again.",
+                _("Round %(number)s has results: it cannot be paired again.") % {"number": number},
                 status=409,
             )
         old.delete()
@@ -364,7 +377,9 @@ def start_clock(*, round_: Round, by_user) -> Round:
         publish_round(round_=round_, by_user=by_user)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
-        raise DomainError("round-closed", f"Round {round_.number} is closed.", status=409)
+        raise DomainError(
+            "round-closed", _("Round %(number)s is closed.") % {"number": round_.number}, status=409
+        )
     now = timezone.now()
     round_.status = Round.Status.RUNNING
     round_.clock_started_at = now
@@ -392,7 +407,9 @@ def close_round(*, round_: Round, by_user) -> Round:
     if open_tables:
         shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
         raise DomainError(
-            "results-missing", f"Results are missing at table(s) {shown}.", status=409
+            "results-missing",
+            _("Results are missing at table(s) %(tables)s.") % {"tables": shown},
+            status=409,
         )
     if round_.status == Round.Status.PAIRED:
         # A closed round is public: it is published first (players told, webhooks sent).

@@ -29,6 +29,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from league.editions import event_edition
 from league.models import Division, Event, Registration
@@ -40,6 +42,12 @@ from ..models import Match, Round
 from .common import ACTIVE
 
 NAMES = dict(Division.choices)
+# A division's players, as a pod's name and the reason for combining say them.
+PLURALS = {
+    Division.JUNIOR: pgettext_lazy("division, its players", "Juniors"),
+    Division.SENIOR: pgettext_lazy("division, its players", "Seniors"),
+    Division.MASTERS: pgettext_lazy("division, its players", "Masters"),
+}
 
 
 @dataclass(frozen=True)
@@ -66,16 +74,28 @@ class Pod:
 
     @property
     def name(self) -> str:
-        return (
-            " and ".join(map(_plural, (NAMES.get(d, d) for d in self.divisions)))
-            if self.key
-            else ""
-        )
+        if not self.key:
+            return ""
+        names = [str(_plural(d)) for d in self.divisions]
+        out = names[0]
+        for name in names[1:]:
+            out = _("%(first)s and %(second)s") % {"first": out, "second": name}
+        return out
 
 
-def _plural(name: str) -> str:
-    """Juniors, Seniors, Masters (already a plural)."""
-    return name if name.endswith("s") else f"{name}s"
+def _plural(division: str) -> str:
+    """Juniors, Seniors, Masters."""
+    return PLURALS.get(division, NAMES.get(division, division))
+
+
+def _small(counts: Counter, divisions, minimum: int) -> str:
+    """The divisions under `minimum` with their players: "Juniors: 3 players, ..."."""
+    return ", ".join(
+        ngettext("%(division)s: %(count)s player", "%(division)s: %(count)s players", counts[d])
+        % {"division": _plural(d), "count": counts[d]}
+        for d in divisions
+        if counts[d] < minimum
+    )
 
 
 def _structure(event: Event, attendance: int, table) -> tuple[int, int]:
@@ -157,15 +177,10 @@ def event_pods(event: Event) -> list[Pod]:
         attendance = sum(counts[d] for d in divisions)
         reason = ""
         if len(divisions) > 1:
-            small = [
-                f"{NAMES[d]}s: {counts[d]} player{'s' if counts[d] != 1 else ''}"
-                for d in divisions
-                if counts[d] < minimum
-            ]
-            reason = (
-                f"{', '.join(small)}, fewer than the {minimum} a division needs "
-                "to play on its own: paired together, ranked and awarded in their own divisions."
-            )
+            reason = _(
+                "%(small)s, fewer than the %(minimum)s a division needs to play on its own: "
+                "paired together, ranked and awarded in their own divisions."
+            ) % {"small": _small(counts, divisions, minimum), "minimum": minimum}
         rounds, cut = _structure(event, attendance, table)
         pods.append(Pod(age.pod_key(divisions), divisions, attendance, rounds, cut, reason))
     return pods
@@ -185,16 +200,12 @@ def _age_modified_pods(event: Event, counts: Counter, present: set[str], table, 
             pods.append(Pod(age.pod_key(divisions), divisions, attendance, rounds, cut))
             continue
         own = tuple((d, counts[d], _structure(event, counts[d], table)[1]) for d in divisions)
-        small = [
-            f"{NAMES[d]}s: {counts[d]} player{'s' if counts[d] != 1 else ''}"
-            for d in divisions
-            if counts[d] < minimum
-        ]
-        reason = (
-            f"Age-modified Swiss: {', '.join(small)}, fewer than the {minimum} the rules edition "
+        # Translators: "Age-modified Swiss" and "top cut" are official TCG tournament terms.
+        reason = _(
+            "Age-modified Swiss: %(small)s, fewer than the %(minimum)s the rules edition "
             "asks for: paired with the next division, with their own standings, places and "
             "top cut."
-        )
+        ) % {"small": _small(counts, divisions, minimum), "minimum": minimum}
         cut = max(c for *_, c in own)
         key = age.pod_key(divisions)
         pods.append(Pod(key, divisions, attendance, rounds, cut, reason=reason, own_cuts=own))

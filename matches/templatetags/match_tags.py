@@ -14,7 +14,7 @@ from django.urls import reverse
 from league.models import Event
 from matches import selectors
 from matches.notify import round_mail_key_prefixes
-from matches.presenters import match_card
+from matches.presenters import cut_stage, match_card
 from notifications.services import mail_status
 
 register = template.Library()
@@ -31,6 +31,13 @@ def my_match_card(user, event: Event) -> dict | None:
     match.round.event = event
     mine = match.player_a if match.player_a.player.user_id == user.pk else match.player_b
     return match_card(match, mine.pk)
+
+
+@register.filter
+def top_cut_stage(value) -> str:
+    """`{{ row.reached|top_cut_stage }}`: "Winner", "Final", "Top 4" in the reader's language
+    (compare the raw value, `row.reached == "Winner"`, for styling)."""
+    return cut_stage(str(value or ""))
 
 
 @register.inclusion_tag("matches/_my_match.html", takes_context=True)

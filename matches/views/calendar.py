@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from league import permissions
 from league.models import CalendarFeed, Event, League, Registration
@@ -52,11 +53,11 @@ def my_calendar(request, token: str):
     """The events the token's owner is registered for, with their running rounds."""
     feed = CalendarFeed.objects.filter(token=token).select_related("user").first()
     if feed is None:
-        raise Http404("No such calendar.")
+        raise Http404(_("No such calendar."))
     events = (
         Event.objects.filter(registrations__player__user=feed.user, registrations__status__in=OWN)
         .exclude(status=Event.Status.DRAFT)
         .select_related("season__league")
         .order_by("-starts_at")[:500]
     )
-    return _feed(request, "My events", events, rounds=True, filename="my-events.ics")
+    return _feed(request, _("My events"), events, rounds=True, filename="my-events.ics")

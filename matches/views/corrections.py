@@ -11,6 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league import services as league_services
@@ -23,9 +25,9 @@ from .. import services
 from ..models import Round
 
 WARNINGS = {
-    "rematch": "Pair them although they have met before",
-    "score-groups": "Pair them across score groups",
-    "second-bye": "Give a second bye",
+    "rematch": gettext_lazy("Pair them although they have met before"),
+    "score-groups": gettext_lazy("Pair them across score groups"),
+    "second-bye": gettext_lazy("Give a second bye"),
 }
 
 
@@ -48,12 +50,16 @@ def _run(action: str, event, round_: Round, post, user):
     common = {"round_": round_, "by_user": user, "reason": reason}
     if action == "undo":
         services.undo_round(**common)
-        return f"Round {round_.number} is undone: pair it again from the dashboard."
+        return _("Round %(number)s is undone: pair it again from the dashboard.") % {
+            "number": round_.number
+        }
     if action in ("swap", "pair") and a and b:
         call = services.swap_players if action == "swap" else services.pair_players
         call(a=a, b=b, confirm=confirm, **common)
-        verb = "swapped" if action == "swap" else "paired"
-        return f"{a.player.name} and {b.player.name} {verb}; their players are told."
+        names = {"a": a.player.name, "b": b.player.name}
+        if action == "swap":
+            return _("%(a)s and %(b)s swapped; their players are told.") % names
+        return _("%(a)s and %(b)s paired; their players are told.") % names
     if action == "seat" and a:
         mode = post.get("mode", "")
         services.seat_player(
@@ -63,16 +69,19 @@ def _run(action: str, event, round_: Round, post, user):
             confirm=confirm,
             **common,
         )
-        return f"{a.player.name} is seated."
+        return _("%(player)s is seated.") % {"player": a.player.name}
     if action == "bye" and a:
         services.give_bye(registration=a, confirm=confirm, **common)
-        return f"{a.player.name} has a bye."
+        return _("%(player)s has a bye.") % {"player": a.player.name}
     if action == "move":
         table, to_table = _number(post.get("table")), _number(post.get("to_table"))
         services.move_match(
             table=table, to_table=to_table, division=post.get("division", ""), **common
         )
-        return f"Table {table} moved to table {to_table}."
+        return _("Table %(table)s moved to table %(to_table)s.") % {
+            "table": table,
+            "to_table": to_table,
+        }
     if action == "seating" and a:
         table = _number(post.get("fixed_table")) or None
         league_services.set_seating(
@@ -81,14 +90,19 @@ def _run(action: str, event, round_: Round, post, user):
             fixed_table=table,
             reason=reason,
         )
-        return f"{a.player.name}: " + (
-            f"table {table} every round." if table else "no fixed table."
-        )
+        if table:
+            return _("%(player)s: table %(table)s every round.") % {
+                "player": a.player.name,
+                "table": table,
+            }
+        return _("%(player)s: no fixed table.") % {"player": a.player.name}
     if action == "feature-tables":
         words = post.get("tables", "").replace(",", " ").split()
         tables = [n for n in (parse_number(w, lo=1) for w in words) if n is not None]
         league_services.set_feature_tables(event=event, by_user=user, tables=tables, reason=reason)
-        return "Feature tables: " + (", ".join(map(str, tables)) or "none") + "."
+        if not tables:
+            return _("Feature tables: none.")
+        return _("Feature tables: %(tables)s.") % {"tables": ", ".join(map(str, tables))}
     return None
 
 
@@ -107,7 +121,7 @@ def round_correction(request, event_id: int, number: int):
         show_error(request, exc)
         return _staff_view(event, number)
     if done is None:
-        return HttpResponseBadRequest("Choose the correction and the players.")
+        return HttpResponseBadRequest(_("Choose the correction and the players."))
     messages.success(request, done)
     if action == "undo":
         return redirect("event-dashboard", event.pk)

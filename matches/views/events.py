@@ -11,11 +11,13 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
-from league.editions import event_edition
+from league.editions import division_years, event_edition
 from league.models import Division, Event, Registration
 from league.params import parse_number
 from league.public_record import public_name
@@ -31,7 +33,7 @@ from rules import topcut
 
 from .. import page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
-from ..presenters import DIVISION_NAMES, division_groups, structure_lines
+from ..presenters import DIVISION_NAMES, cut_stage, division_groups, percent, structure_lines
 
 
 def event_detail(request, event_id: int):
@@ -79,6 +81,7 @@ def event_detail(request, event_id: int):
             "roster_visible": permissions.can_view_roster(request.user, event),
             "published_lists": published_lists,
             "edition": event_edition(event),
+            "division_years": division_years(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
@@ -124,10 +127,6 @@ def event_dashboard(request, event_id: int):
     )
 
 
-def _percent(value) -> str:
-    return f"{float(value or 0) * 100:.2f}%"
-
-
 def chosen_snapshot(
     request, event: Event, staff: bool, *, rows: bool = True
 ) -> StandingsSnapshot | None:
@@ -136,11 +135,11 @@ def chosen_snapshot(
     wanted = request.GET.get("round", "")
     number = parse_number(wanted, lo=1)
     if wanted and number is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     read = selectors.latest_standings if rows else selectors.latest_standings_head
     snapshot = read(event, number, published_only=not staff)
     if wanted and snapshot is None:
-        raise Http404("No standings for that round.")
+        raise Http404(_("No standings for that round."))
     return snapshot
 
 
@@ -198,8 +197,8 @@ def event_standings(request, event_id: int):
 def _final_table(event: Event) -> str:
     """The finished event's final places (`services.final_standings`), by division."""
     rows = [
-        {**row, "owp_pct": _percent(row["owp"]), "oowp_pct": _percent(row["oowp"])}
-        for row in services.final_standings(event)
+        {**row, "owp_pct": percent(row["owp"] or 0), "oowp_pct": percent(row["oowp"] or 0)}
+        for row in league_selectors.with_public_names(services.final_standings(event))
     ]
     if not rows:
         return ""
@@ -224,9 +223,9 @@ def _final_table(event: Event) -> str:
 
 def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
     rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
-    rows = [
-        {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
-        for row in rows
+    rows = [  # one table for every viewer, staff too: public names
+        {**row, "owp_pct": percent(row.get("owp") or 0), "oowp_pct": percent(row.get("oowp") or 0)}
+        for row in league_selectors.with_public_names(rows)
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
     return render_to_string(
@@ -244,7 +243,7 @@ def event_bracket(request, event_id: int):
     staff = is_staff(request, event)
     rounds = selectors.top_cut_rounds(event, public_only=not staff)
     if not rounds and not staff:
-        raise Http404("The top cut is not paired yet.")
+        raise Http404(_("The top cut is not paired yet."))
     return render(
         request,
         "matches/bracket.html",
@@ -304,7 +303,7 @@ def _brackets(event: Event, rounds: list[Round]) -> list[dict]:
             )
             columns.append(
                 {
-                    "title": column.title,
+                    "title": cut_stage(column.title),
                     "round": round_,
                     "pairs": [boxes[j : j + 2] for j in range(0, len(boxes), 2)],
                 }
@@ -338,13 +337,20 @@ def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
     ):
         slots.append(
             {
-                "name": registration.player.name if registration else "",
+                "name": public_name(registration.player) if registration else "",
                 "seed": seeds.get(registration.pk) if registration else None,
                 "games": games if final else None,
                 "won": final and match.result == side,
             }
         )
-    status = "" if final else ("Disputed" if match.status == Match.Status.DISPUTED else "Playing")
+    disputed = match.status == Match.Status.DISPUTED
+    status = (
+        ""
+        if final
+        else pgettext("bracket match", "Disputed")
+        if disputed
+        else pgettext("bracket match", "Playing")
+    )
     return {
         "match": match,
         "slots": slots,
@@ -360,7 +366,7 @@ def _open_box(winners: list[str | None], names: dict, seeds: dict[int, int]) -> 
         registration = names.get(winner) if winner else None
         slots.append(
             {
-                "name": registration.player.name if registration else "",
+                "name": public_name(registration.player) if registration else "",
                 "seed": seeds.get(registration.pk) if registration else None,
                 "games": None,
                 "won": False,

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
 
 from decks.printing import deck_sheet, decklists_pdf
 from decks.services import card_index
@@ -36,7 +37,7 @@ def event_standings_csv(request, event_id: int):
     staff = is_staff(request, event)
     snapshot = chosen_snapshot(request, event, staff)
     if snapshot is None:
-        raise Http404("No standings yet.")
+        raise Http404(_("No standings yet."))
     name = f"{event.slug}-standings-round-{snapshot.round_number}"
     name += f"-v{snapshot.version}" if snapshot.version > 1 else ""
     name += "" if snapshot.published else "-live"
@@ -52,9 +53,8 @@ def event_export_json(request, event_id: int):
     """Staff: the whole event as one JSON document (`matches.export.export_event`)."""
     event = get_event(event_id)
     require(request, event, "view-private")
-    response = JsonResponse(
-        export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 2}
-    )
+    data = export_event(event, all_lists=permissions.can_view_all_decklists(request.user, event))
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-export.json"'
     return response
 
@@ -68,7 +68,7 @@ def event_decklists_pdf(request, event_id: int):
     require(request, event, "deck-checks")
     submissions = selectors.latest_deck_submissions(event)
     if not submissions:
-        messages.info(request, "No decklists submitted yet: there is nothing to print.")
+        messages.info(request, _("No decklists submitted yet: there is nothing to print."))
         return redirect("event-dashboard", event.pk)
     return _sheets_pdf(event, submissions, f"{event.slug}-decklists.pdf")
 
@@ -85,10 +85,10 @@ def deck_sheet_pdf(request, event_id: int, registration_id: int):
         permissions.owns_registration(request.user, registration)
         or can(request, event, "deck-checks")
     ):
-        raise PermissionDenied("This is not your deck.")
+        raise PermissionDenied(_("This is not your deck."))
     submission = registration.deck_submissions.order_by("-version").first()
     if submission is None:
-        raise Http404("No decklist submitted yet.")
+        raise Http404(_("No decklist submitted yet."))
     submission.registration = registration
     name = f"{event.slug}-{registration.player.player_id}-deck-registration.pdf"
     return _sheets_pdf(event, [submission], name)

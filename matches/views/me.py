@@ -30,10 +30,13 @@ from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
 
 from league.models import Registration
 from league.params import parse_number
 from league.permissions import staff_version
+from league.public_record import public_name
 from league.view_helpers import get_event, is_staff, require_visible
 from notifications.services import request_unread_count
 
@@ -52,7 +55,7 @@ def _event_part(request, event, number: int | None) -> dict:
     staff = is_staff(request, event)
     links = []
     if staff:
-        links.append({"label": "Dashboard", "url": reverse("event-dashboard", args=[event.pk])})
+        links.append({"label": _("Dashboard"), "url": reverse("event-dashboard", args=[event.pk])})
     round_ = None
     if number is not None:
         round_ = Round.objects.filter(event=event, number=number).first()
@@ -61,18 +64,18 @@ def _event_part(request, event, number: int | None) -> dict:
     if staff and round_ is not None:
         n = round_.number
         links += [
-            {"label": "Results grid", "url": reverse("round-results", args=[event.pk, n])},
+            {"label": _("Results grid"), "url": reverse("round-results", args=[event.pk, n])},
             {
-                "label": "Print pairings (PDF)",
+                "label": _("Print pairings (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "by-table"]),
             },
             {
-                "label": "Match slips (PDF)",
+                "label": _("Match slips (PDF)"),
                 "url": reverse("round-paper", args=[event.pk, n, "slips"]),
             },
         ]
     if staff:
-        links.append({"label": "Staff view", "url": "?live=1"})
+        links.append({"label": _("Staff view"), "url": "?live=1"})
     registration = (
         Registration.objects.filter(event=event, player__user=user)
         .values("pk", "player__name", "player__player_id")
@@ -93,7 +96,7 @@ def _event_part(request, event, number: int | None) -> dict:
                 "round": round_.number,
                 "table": found.table,
                 "division": found.division,
-                "opponent": other.player.name if other else None,
+                "opponent": public_name(other.player) if other else None,
                 "url": reverse("match-detail", args=[found.pk]),
             }
     return {
@@ -103,6 +106,23 @@ def _event_part(request, event, number: int | None) -> dict:
         if registration
         else None,
         "match": match,
+    }
+
+
+def _words() -> dict:
+    """The words `me.js` writes into the page, in the reader's language (no words live in
+    the static script)."""
+    return {
+        "inbox": _("Inbox"),
+        "unread": pgettext("inbox badge", "unread"),
+        "log_out": _("Log out"),
+        "my_events": _("My events"),
+        "profile": _("Profile"),
+        "signed_in_as": _("Signed in as %(name)s"),
+        "your_table": _("Your table: "),
+        "bye": pgettext("no opponent", "BYE"),
+        "newer": _("Newer results are in since this page was made. "),
+        "reload": _("Reload"),
     }
 
 
@@ -119,12 +139,15 @@ def event_me(request, event_id: int):
         "links": [],
         "registration": None,
         "match": None,
+        "words": _words(),
     }
     user = request.user
     if user.is_authenticated:
         number = _round_number(request)
+        # The labels are in the reader's language: one cached part per language; the
+        # staff part follows the league's staff version.
         staff = staff_version(event.season.league_id)
-        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}:{staff}"
+        key = f"event-pages:{event.pk}:{version}:me:{user.pk}:{number}:{get_language()}:{staff}"
         part = cache.get(key)
         if part is None:
             part = _event_part(request, event, number)

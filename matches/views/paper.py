@@ -1,6 +1,8 @@
 """Paper for the venue (staff): a round's pairings for the wall (by table, by name), its
 match slips with a QR code per match, and the standings, as PDF on A4 or Letter
-(`?size=letter`). The rows are gathered here; `matches.paper` draws them."""
+(`?size=letter`). The rows are gathered here; `matches.paper` draws them. The wall's lists
+(pairings, standings) are read by everyone at the venue: they show public names (a minor's
+first name and initial); the slips, handed to the two players, their full names."""
 
 from __future__ import annotations
 
@@ -8,15 +10,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import Event
+from league.public_record import public_name
+from league.selectors import with_public_names
 from league.view_helpers import get_event, printed_in_event_language, require
 
 from .. import selectors
 from ..models import Match, Round
 from ..paper.lists import Group, NameRow, StandingRow, TableRow, pairings_pdf, standings_pdf
 from ..paper.slips import Slip, SlipRules, slips_pdf
-from ..presenters import DIVISION_NAMES, division_groups
+from ..presenters import DIVISION_NAMES, division_groups, percent
 
 KINDS = ("by-table", "by-name", "slips")
 
@@ -51,9 +57,9 @@ def table_rows(event: Event, round_: Round) -> list[Group]:
             m.division,
             TableRow(
                 table=m.table,
-                a_name=m.player_a.player.name,
+                a_name=public_name(m.player_a.player),
                 a_points=points[m.player_a_id],
-                b_name=m.player_b.player.name if m.player_b_id else None,
+                b_name=public_name(m.player_b.player) if m.player_b_id else None,
                 b_points=points[m.player_b_id] if m.player_b_id else None,
             ),
         )
@@ -67,15 +73,13 @@ def name_rows(event: Event, round_: Round) -> list[Group]:
     rows = []
     for m in _matches(round_):
         a, b = m.player_a.player, m.player_b.player if m.player_b_id else None
+        a_name, b_name = public_name(a), public_name(b) if b else None
         rows.append(
-            (
-                m.division,
-                NameRow(a.name, a.player_id, points[m.player_a_id], m.table, b.name if b else None),
-            )
+            (m.division, NameRow(a_name, a.player_id, points[m.player_a_id], m.table, b_name))
         )
         if b is not None:
             rows.append(
-                (m.division, NameRow(b.name, b.player_id, points[m.player_b_id], m.table, a.name))
+                (m.division, NameRow(b_name, b.player_id, points[m.player_b_id], m.table, a_name))
             )
     rows.sort(key=lambda r: (r[1].name.casefold(), r[1].table))
     groups = _groups(event, rows, lambda r: r[0])
@@ -105,16 +109,17 @@ def slip_rows(request, round_: Round) -> list[Slip]:
 
 def slip_rules(event: Event) -> SlipRules:
     if event.sudden_death_style == Event.SuddenDeath.CONTINUE:
-        sudden = "the game goes on; it may end in a draw (1996)."
+        sudden = _("the game goes on; it may end in a draw (1996).")
     else:
         prizes = event.sudden_death_prizes
-        sudden = f"a new game with {prizes} Prize card{'s' if prizes != 1 else ''}."
+        # Translators: "Prize cards" is the official TCG term (see the glossary).
+        sudden = ngettext(
+            "a new game with %(count)s Prize card.",
+            "a new game with %(count)s Prize cards.",
+            prizes,
+        ) % {"count": prizes}
     both_ways = bool(event.format and event.format.win_both_ways)
     return SlipRules(best_of=event.best_of, both_ways=both_ways, sudden_death=sudden)
-
-
-def _percent(value) -> str:
-    return f"{float(value) * 100:.2f}%" if isinstance(value, int | float) else str(value or "")
 
 
 @login_required
@@ -125,9 +130,9 @@ def round_paper(request, event_id: int, number: int, kind: str):
     require(request, event, "view-private")
     round_ = get_object_or_404(Round, event=event, number=number)
     if kind not in KINDS:
-        raise Http404("No such sheet.")
+        raise Http404(_("No such sheet."))
     size = _size(request)
-    label = f"Round {round_.number}"
+    label = _("Round %(number)s") % {"number": round_.number}
     name = f"{event.slug}-round-{round_.number}-{kind}-{size}.pdf"
     if kind == "slips":
         data = slips_pdf(
@@ -164,7 +169,7 @@ def standings_paper(request, event_id: int):
     require(request, event, "view-private")
     snapshot = selectors.latest_standings(event)
     if snapshot is None:
-        raise Http404("No standings yet.")
+        raise Http404(_("No standings yet."))
     rows = [
         (
             r.get("division", ""),
@@ -174,16 +179,19 @@ def standings_paper(request, event_id: int):
                 player_id=r.get("player_id", ""),
                 points=r["points"],
                 record=str(r.get("record", "")),
-                owp=_percent(r.get("owp")),
-                oowp=_percent(r.get("oowp")),
+                owp=percent(r.get("owp")),
+                oowp=percent(r.get("oowp")),
                 dropped=bool(r.get("dropped")),
             ),
         )
-        for r in snapshot.rows
+        for r in with_public_names(snapshot.rows)
     ]
     groups = [Group(g.title, [r for _, r in g.rows]) for g in _groups(event, rows, lambda r: r[0])]
-    heading = f"Standings after round {snapshot.round_number}"
-    heading += "" if snapshot.published else " (not yet published)"
+    heading = (
+        _("Standings after round %(number)s")
+        if snapshot.published
+        else _("Standings after round %(number)s (not yet published)")
+    ) % {"number": snapshot.round_number}
     size = _size(request)
     data = standings_pdf(groups, event_name=event.name, heading=heading, size=size)
     return _pdf(data, f"{event.slug}-standings-round-{snapshot.round_number}-{size}.pdf")

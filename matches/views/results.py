@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.editions import event_edition
@@ -62,7 +64,7 @@ def _load_match(request, match_id: int) -> Match:
     if not match.round.is_public and not selectors.can_view_round(
         request.user, match.round, staff=is_staff(request, match.round.event)
     ):
-        raise Http404("This round is not published yet.")
+        raise Http404(_("This round is not published yet."))
     return match
 
 
@@ -107,7 +109,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     options = _rule_options(event)
     staff = is_staff(request, event)
     enters_results = can(request, event, "enter-results")
-    names = names_of(match)
+    names = names_of(match, full=staff)
     side = _side(request, match)
     games = selectors.match_games(match)
     can_report = services.can_report(match, request.user)
@@ -126,14 +128,19 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 their_report = entry
     sudden_death = min(parse_number(request.GET.get("sudden_death")) or 0, MAX_SUDDEN_DEATH)
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
+    # "Tie at time" where the edition decides by Prizes: who was ahead (`?time=ahead`), and
+    # level in the top cut, who took the next Prize (`?time=level`), a tap each.
+    after_time = _after_time(match)
+    by_prizes = bool(after_time and after_time["prizes"])
+    time_step = request.GET.get("time") if by_prizes else None
+    if time_step not in ("ahead", "level") or (time_step == "level" and not after_time["top_cut"]):
+        time_step = None
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(
-            side=side, rows=_rows(match), after_time=_after_time(match), **options
-        )
+        games_form = PlayerGamesForm(side=side, rows=_rows(match), after_time=after_time, **options)
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
-            after_time=_after_time(match),
+            after_time=after_time,
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -178,6 +185,9 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sd_prizes": event.sudden_death_prizes,
             "top_cut": match.round.stage == Round.Stage.TOP_CUT,
             "ask_ways": ask_ways,
+            "by_prizes": by_prizes,
+            "time_step": time_step,
+            "extra_turns": after_time["turns"] if after_time else 0,
             "both_ways": options["both_ways"],
             "both_ways_help": BOTH_WAYS_HELP,
             "continues": options["draws"],
@@ -201,14 +211,17 @@ def match_detail(request, match_id: int):
 def _report_message(request, match: Match) -> None:
     if match.status == Match.Status.FINAL:
         messages.success(
-            request, f"Both reports agree: {match_result_text(match)}. The result stands."
+            request,
+            _("Both reports agree: %(result)s. The result stands.")
+            % {"result": match_result_text(match)},
         )
     elif match.status == Match.Status.DISPUTED:
         messages.warning(
-            request, "Your report differs from your opponent's: the staff will decide the result."
+            request,
+            _("Your report differs from your opponent's: the staff will decide the result."),
         )
     else:
-        messages.success(request, "Reported. Your opponent is asked to confirm.")
+        messages.success(request, _("Reported. Your opponent is asked to confirm."))
 
 
 @login_required
@@ -231,7 +244,7 @@ def match_report(request, match_id: int):
             .first()
         )
         if other is None:
-            messages.error(request, "Your opponent has not reported yet.")
+            messages.error(request, _("Your opponent has not reported yet."))
             return redirect("match-detail", match.pk)
         keys = ("games", "at_time", "intentional_draw", "extra_turns")
         payload = {key: other.payload.get(key) for key in keys}
@@ -245,7 +258,7 @@ def match_report(request, match_id: int):
     elif mode == "quick3":
         quick3 = BestOfThreeQuickForm(request.POST)
         if not quick3.is_valid():
-            messages.error(request, "Choose one of the result buttons.")
+            messages.error(request, _("Choose one of the result buttons."))
             return redirect("match-detail", match.pk)
         payload = quick3.payload(side, sudden_death_prizes=match.round.event.sudden_death_prizes)
     else:
@@ -278,7 +291,7 @@ def match_result(request, match_id: int):
     require(request, match.round.event, "enter-results")
     form = StaffResultForm(
         request.POST,
-        names=names_of(match),
+        names=names_of(match, full=True),
         rows=_rows(match, request.POST),
         after_time=_after_time(match),
         **_rule_options(match.round.event),
@@ -295,16 +308,16 @@ def match_result(request, match_id: int):
     except DomainError as exc:
         show_error(request, exc)
         return _render_match(request, match, staff_form=form)
-    messages.success(request, f"Result saved: {match_result_text(match)}.")
+    messages.success(request, _("Result saved: %(result)s.") % {"result": match_result_text(match)})
     return back(request, "match-detail", match.pk)
 
 
 #: The results grid's groups, in its order (`selectors.RESULTS_ORDER`), and their names.
 GRID_LABELS = {
-    Match.Status.DISPUTED: "disputed",
-    Match.Status.PENDING: "missing",
-    Match.Status.REPORTED: "reported, awaiting confirmation",
-    Match.Status.FINAL: "final",
+    Match.Status.DISPUTED: pgettext_lazy("results grid group", "disputed"),
+    Match.Status.PENDING: pgettext_lazy("results grid group", "missing"),
+    Match.Status.REPORTED: pgettext_lazy("results grid group", "reported, awaiting confirmation"),
+    Match.Status.FINAL: pgettext_lazy("results grid group", "final"),
 }
 
 
@@ -344,7 +357,7 @@ def round_results(request, event_id: int, number: int):
     total = sum(tally.values())
     rows = []
     for m in matches:
-        names = names_of(m)
+        names = names_of(m, full=True)
         reports = [
             {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
             for r in m.open_reports
@@ -393,7 +406,10 @@ def match_quick_result(request, match_id: int):
     require(request, event, "enter-results")
     grid = reverse("round-results", args=[event.pk, match.round.number])
     form = GridResultForm(request.POST, best_of=event.best_of)
-    where = f"Table {match.table}" + (f" ({match.division})" if match.division else "")
+    where = (_("Table %(table)s (%(division)s)") if match.division else _("Table %(table)s")) % {
+        "table": match.table,
+        "division": match.division,
+    }
     if not form.is_valid():
         error = next(iter(form.errors.values()))[0]
         messages.error(request, f"{where}: {error}")

@@ -11,9 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from league.models import Event, Registration
+from league.public_record import public_name
 from league.view_helpers import (
     back,
     get_event,
@@ -42,26 +45,28 @@ def pair_next_round(request, event_id: int):
         show_error(request, exc)
     else:
         extra = []
-        if round_.rematches:
-            extra.append(f"{round_.rematches} rematch{'es' if round_.rematches != 1 else ''}")
-        if round_.pair_downs:
-            extra.append(f"{round_.pair_downs} pair-down{'s' if round_.pair_downs != 1 else ''}")
-        messages.success(
-            request,
-            f"Round {round_.number} is paired"
-            + (f" ({', '.join(extra)})" if extra else "")
-            + ": check the pairings, then publish them.",
-        )
+        if n := round_.rematches:
+            extra.append(ngettext("%(count)s rematch", "%(count)s rematches", n) % {"count": n})
+        if n := round_.pair_downs:
+            extra.append(ngettext("%(count)s pair-down", "%(count)s pair-downs", n) % {"count": n})
+        params = {"number": round_.number, "details": ", ".join(extra)}
+        if extra:
+            text = _(
+                "Round %(number)s is paired (%(details)s): check the pairings, then publish them."
+            )
+        else:
+            text = _("Round %(number)s is paired: check the pairings, then publish them.")
+        messages.success(request, text % params)
     return redirect("event-dashboard", event.pk)
 
 
 ROUND_ACTIONS = {
     "publish": (
         services.publish_round,
-        "Round {n}: pairings published; the e-mails to players are below.",
+        gettext_lazy("Round %(number)s: pairings published; the e-mails to players are below."),
     ),
-    "start-clock": (services.start_clock, "Round {n}: the clock is running."),
-    "close": (services.close_round, "Round {n} is closed."),
+    "start-clock": (services.start_clock, gettext_lazy("Round %(number)s: the clock is running.")),
+    "close": (services.close_round, gettext_lazy("Round %(number)s is closed.")),
 }
 
 
@@ -73,18 +78,22 @@ def round_action(request, event_id: int, number: int):
     round_ = get_object_or_404(Round, event=event, number=number)
     action = ROUND_ACTIONS.get(request.POST.get("action", ""))
     if action is None:
-        return HttpResponseBadRequest("Unknown round action.")
+        return HttpResponseBadRequest(_("Unknown round action."))
     service, done = action
     try:
         service(round_=round_, by_user=request.user)
     except DomainError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, done.format(n=round_.number))
+        messages.success(request, done % {"number": round_.number})
         if Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists() and (
             event.status != Event.Status.FINISHED
         ):
-            messages.success(request, f"{event.name} is finished: league points are being awarded.")
+            messages.success(
+                request,
+                _("%(event)s is finished: league points are being awarded.")
+                % {"event": event.name},
+            )
     return back(request, "event-dashboard", event.pk)
 
 
@@ -93,7 +102,7 @@ def _round(request, event: Event, number: int) -> Round:
     round_ = get_object_or_404(Round, event=event, number=number)
     round_.event = event
     if not selectors.can_view_round(request.user, round_, staff=is_staff(request, event)):
-        raise Http404("This round is not published yet.")
+        raise Http404(_("This round is not published yet."))
     return round_
 
 
@@ -145,7 +154,8 @@ def _pairings_html(event: Event, round_: Round, *, by_name: bool, division: str,
         rows = _pairings_by_name(rows)
     if find:
         rows = [e for e in rows if _found(e, find)]
-    groups = division_groups(event, rows, key=lambda r: r["match"].division)
+    # A search that finds nobody says so (`find` is matched on the public name and the ID).
+    groups = division_groups(event, rows, key=lambda r: r["match"].division) if rows else []
     divisions = _divisions_of(groups)
     if division:
         groups = [g for g in groups if g["division"] == division]
@@ -243,10 +253,10 @@ def _pairings_by_name(rows: list[dict]) -> list[dict]:
                 {
                     "match": m,
                     "registration": player.pk,
-                    "name": player.player.name,
+                    "name": public_name(player.player),
                     "player_id": player.player.player_id,
                     "points": player_points,
-                    "opponent": opponent.player.name if opponent else None,
+                    "opponent": public_name(opponent.player) if opponent else None,
                     "opponent_points": opponent_points,
                     "result": row["result"],
                 }
@@ -269,8 +279,8 @@ def _round_numbers(request, event: Event) -> list[int]:
 def _projector_html(event: Event, round_: Round) -> str:
     entries = []
     for m in _round_matches(round_):
-        a = m.player_a.player.name
-        b = m.player_b.player.name if m.player_b_id else None
+        a = public_name(m.player_a.player)
+        b = public_name(m.player_b.player) if m.player_b_id else None
         extra = m.extra_minutes
         mark = seat_mark(event, m)
         entries.append({"name": a, "table": m.table, "opponent": b, "division": m.division,

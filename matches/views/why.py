@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from league.models import Registration
+from league.selectors import with_public_names
 from league.view_helpers import get_event, is_staff, require_visible
 from rules.explain import explain
 
 from .. import selectors, services
 from ..models import Match
+from ..presenters import percent
 from .events import chosen_snapshot
-
-
-def _pct(value) -> str:
-    return f"{float(value) * 100:.2f}%"
 
 
 def standing_why(request, event_id: int, registration_id: int):
@@ -27,9 +26,11 @@ def standing_why(request, event_id: int, registration_id: int):
     staff = is_staff(request, event)
     snapshot = chosen_snapshot(request, event, staff)
     rows = snapshot.rows if snapshot is not None else []
+    if not staff:  # a minor by first name and initial
+        rows = with_public_names(rows)
     row = next((r for r in rows if r["registration"] == registration_id), None)
     if row is None:
-        raise Http404("This player has no standing yet.")
+        raise Http404(_("This player has no standing yet."))
     through = snapshot.round_number
     results = [
         (number, str(a), str(b) if b else None, result)
@@ -52,9 +53,9 @@ def standing_why(request, event_id: int, registration_id: int):
         {
             "line": x,
             "name": names.get(x.opponent, "?"),
-            "rate": _pct(x.win_rate),
-            "applied": _pct(x.applied),
-            "owp": _pct(x.owp) if x.owp is not None else "–",
+            "rate": percent(x.win_rate),
+            "applied": percent(x.applied),
+            "owp": percent(x.owp) if x.owp is not None else "–",
         }
         for x in why.opponents
     ]
@@ -70,14 +71,14 @@ def standing_why(request, event_id: int, registration_id: int):
             "row": row,
             "lines": lines,
             "why": why,
-            "owp": _pct(why.owp),
-            "oowp": _pct(why.oowp),
-            "owp_listed": _pct(row["owp"]),
-            "oowp_listed": _pct(row["oowp"]),
+            "owp": percent(why.owp),
+            "oowp": percent(why.oowp),
+            "owp_listed": percent(row["owp"]),
+            "oowp_listed": percent(row["oowp"]),
             "owp_agrees": abs(float(why.owp) - row["owp"]) < 0.00005,
             "oowp_agrees": abs(float(why.oowp) - row["oowp"]) < 0.00005,
-            "floor": _pct(why.floor),
-            "cap": _pct(why.cap),
+            "floor": percent(why.floor),
+            "cap": percent(why.cap),
             "neighbours": [r for r in above if r["points"] == row["points"]][-3:],
         },
     )

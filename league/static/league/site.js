@@ -7,12 +7,14 @@ document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     if (!window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 });
-// A round clock: any element with data-remaining (seconds) counts down to "Time!".
+// A round clock: any element with data-remaining (seconds) counts down to its
+// data-time-up words (the page renders them in the reader's language; "Time!" without).
 document.querySelectorAll("[data-remaining]").forEach(function (el) {
   var end = Date.now() + parseInt(el.dataset.remaining, 10) * 1000;
+  var timeUp = el.dataset.timeUp || "Time!";
   function tick() {
     var left = Math.max(0, Math.round((end - Date.now()) / 1000));
-    el.textContent = left > 0 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "Time!";
+    el.textContent = left > 0 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : timeUp;
   }
   tick();
   setInterval(tick, 1000);

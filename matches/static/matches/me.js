@@ -14,22 +14,25 @@
     return node;
   }
   function slot(name) { return document.querySelector('[data-me="' + name + '"]'); }
+  // The words come with me.json, in the reader's language (no words live in this file).
+  var words = {};
+  function word(key) { return words[key] || ""; }
 
   function fillNav(user) {
     var nav = slot("nav");
     if (!nav) return;
-    var inbox = el("a", { href: user.links.inbox }, "Inbox");
+    var inbox = el("a", { href: user.links.inbox }, word("inbox"));
     if (user.unread) {
-      inbox.append(" ", el("span", { "class": "badge", title: "unread" }, String(user.unread)),
-                   el("span", { "class": "visually-hidden" }, " unread"));
+      inbox.append(" ", el("span", { "class": "badge", title: word("unread") }, String(user.unread)),
+                   el("span", { "class": "visually-hidden" }, " " + word("unread")));
     }
     var form = el("form", { "class": "inline", method: "post", action: user.links.logout });
     form.append(el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: user.csrf }),
-                el("button", { "class": "secondary" }, "Log out"));
+                el("button", { "class": "secondary" }, word("log_out")));
     nav.replaceChildren(
-      el("a", { href: user.links.my_events }, "My events"), " ",
-      el("a", { href: user.links.profile }, "Profile"), " ", inbox, " ",
-      el("span", { "class": "muted who", title: "Signed in as " + user.name }, user.name), " ",
+      el("a", { href: user.links.my_events }, word("my_events")), " ",
+      el("a", { href: user.links.profile }, word("profile")), " ", inbox, " ",
+      el("span", { "class": "muted who", title: word("signed_in_as").replace("%(name)s", user.name) }, user.name), " ",
       form);
   }
 
@@ -50,9 +53,9 @@
     }
     if (!card || !me.match) return;
     var m = me.match;
-    var link = el("a", { href: m.url }, "Your table: ");
+    var link = el("a", { href: m.url }, word("your_table"));
     link.append(el("strong", {}, String(m.table)));
-    card.replaceChildren(link, (m.division ? " (" + m.division + ")" : "") + " · " + (m.opponent || "BYE"));
+    card.replaceChildren(link, (m.division ? " (" + m.division + ")" : "") + " · " + (m.opponent || word("bye")));
     card.hidden = false;
   }
 
@@ -63,8 +66,8 @@
     var page = document.body.dataset.eventVersion || "";
     if (!page || !version || !newer(String(version), page)) return;
     var note = el("p", { "class": "card warn stale", role: "status" },
-                  "Newer results are in since this page was made. ");
-    note.append(el("a", { href: location.href }, "Reload"));
+                  word("newer"));
+    note.append(el("a", { href: location.href }, word("reload")));
     var main = document.querySelector("main") || document.body;
     main.insertBefore(note, main.firstChild);
   }
@@ -74,6 +77,7 @@
     .then(function (r) { return r.ok ? r.json() : null; })
     .then(function (me) {
       if (!me) return;
+      words = me.words || {};
       if (me.user) fillNav(me.user);
       fillStaff(me.links || []);
       fillMatch(me);
