@@ -212,6 +212,26 @@ def test_a_body_is_built_and_kept_per_language_found_as_locale_middleware_does(
     assert len(keys) == 2
 
 
+def test_two_languages_from_the_catalogues_each_get_their_own_body(
+    client, event, ash, round_one, settings, django_assert_num_queries
+):
+    """With the real catalogues: an English and a French reader of the same pairings get
+    the page in their own words, each body built once and served from the cache after."""
+    url = reverse("round-pairings", args=[event.pk, 1])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.8").content.decode()
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
+    assert "Standings" in english and "Classement" not in english
+    assert "Classement" in french
+    client.force_login(ash.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert again.content.decode() == french and again["Content-Language"] == "fr"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    with django_assert_num_queries(0):
+        assert client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode() == english
+
+
 def test_a_change_makes_a_new_body_and_the_old_etag_stops_matching(
     client, event, round_one, django_capture_on_commit_callbacks
 ):
