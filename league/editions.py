@@ -83,7 +83,9 @@ def all_editions() -> dict[int, Edition]:
     return editions
 
 
-def _forget() -> None:
+def forget_editions() -> None:
+    """Drop every copy of the editions: the shared cache's and, by a new version, each
+    process's."""
     cache.delete(CACHE_KEY)
     try:
         cache.incr(VERSION_KEY)
@@ -95,8 +97,8 @@ def _forget() -> None:
 @receiver(post_delete, sender=RuleEdition)
 def _forget_editions(**kwargs) -> None:
     # Now, and again once committed (a read in between saw the old rows).
-    _forget()
-    transaction.on_commit(_forget)
+    forget_editions()
+    transaction.on_commit(forget_editions)
 
 
 def _day(event: Event):

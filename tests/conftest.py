@@ -139,12 +139,10 @@ def _rule_editions_are_per_test(request):
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from django.core.cache import cache
-
-    from league.editions import CACHE_KEY
+    from league.editions import forget_editions
 
     yield
-    cache.delete(CACHE_KEY)
+    forget_editions()  # the shared cache's copy and each process's
 
 
 @pytest.fixture(autouse=True)
