@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import time_format
+from django.utils.formats import date_format, time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -64,6 +64,7 @@ def pairings_published(round_: Round) -> int:
                         _("Round %(number)s of %(event)s: table %(table)s against %(opponent)s")
                         % {**params, "opponent": _name(other)}
                     )
+                body = f"{_published(round_)} {body}"
                 subject = (_("%(event)s: round %(number)s pairings") % params)[:200]
             items.append(
                 NotificationItem(
@@ -75,6 +76,16 @@ def pairings_published(round_: Round) -> int:
                 )
             )
     return notify(kind="pairings_published", items=items)
+
+
+def _published(round_: Round) -> str:
+    """When the pairings went up, in the reader's words and the event's time zone (inside
+    `in_recipients_language`)."""
+    at = timezone.localtime(round_.published_at or timezone.now())
+    return _("Pairings published on %(date)s at %(time)s.") % {
+        "date": date_format(at, "DATE_FORMAT"),
+        "time": time_format(at, "TIME_FORMAT"),
+    }
 
 
 def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> int:

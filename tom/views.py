@@ -49,7 +49,7 @@ def tom_upload(request, event_id: int):
         messages.error(
             request,
             _("Nothing was changed. %(why)s")
-            % {"why": _("file: the file is too large to be a TOM save.")},
+            % {"why": "file: " + _("the file is too large to be a TOM save.")},  # an element name
         )
         return redirect("tom-event", event.pk)
     try:
