@@ -5,6 +5,7 @@ event the user may not see, is "not found"."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -13,13 +14,19 @@ from rest_framework.response import Response
 
 from league import permissions
 from league.models import Event
+from league.public_record import public_name
 
 from . import selectors
 from .models import GameTable, Seat, Sitting
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="registration.player.name", read_only=True)
+    player_name = serializers.SerializerMethodField(
+        help_text=_("The public name: a minor's first name and initial")
+    )
+
+    def get_player_name(self, seat) -> str:
+        return public_name(seat.registration.player)
 
     class Meta:
         model = Seat

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.public_record import public_name
+
 
 class TableReportForm(forms.Form):
     """The winner (radio buttons, big enough for a thumb) or, when the night keeps the full
@@ -18,7 +20,7 @@ class TableReportForm(forms.Form):
             places = [("", "—")] + [(str(n), str(n)) for n in range(1, len(seats) + 1)]
             for seat in seats:
                 self.fields[f"place_{seat.registration_id}"] = forms.TypedChoiceField(
-                    label=seat.registration.player.name,
+                    label=public_name(seat.registration.player),
                     choices=places,
                     coerce=int,
                     initial=seat.finish or "",
@@ -30,7 +32,7 @@ class TableReportForm(forms.Form):
                 coerce=int,
                 widget=forms.RadioSelect,
                 initial=winner,
-                choices=[(s.registration_id, s.registration.player.name) for s in seats],
+                choices=[(s.registration_id, public_name(s.registration.player)) for s in seats],
                 error_messages={"required": _("Choose the winner.")},
             )
 

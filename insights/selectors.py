@@ -16,6 +16,8 @@ from decks.models import Card
 from decks.parser import parse_decklist
 from league import permissions
 from league.models import DeckSubmission, Event, Registration
+from league.public_record import public_name
+from league.selectors import with_public_names
 from matches import services as match_services
 from matches.models import Match, Round, StandingsSnapshot
 from rules.archetypes import DEFAULT_RULES, ArchetypeRule, suggest_archetype
@@ -131,7 +133,7 @@ def _side(registration: Registration | None, games: int, results, public: bool, 
     if registration is None:
         return {"name": "BYE", "record": "", "games": 0, "archetype": "", "pokemon": []}
     side = {
-        "name": registration.player.name,
+        "name": public_name(registration.player),
         "record": str(player_record(registration.pk, results)),
         "games": games,
         "archetype": "",
@@ -244,7 +246,7 @@ def player_rounds(registration: Registration, *, published_only: bool) -> list[d
         rows.append(
             {
                 "round": match.round.number,
-                "opponent": opponent.player.name if opponent else "BYE",
+                "opponent": public_name(opponent.player) if opponent else "BYE",
                 "outcome": outcome,
                 "rank": standing.get("rank"),
                 "points": standing.get("points"),
@@ -264,7 +266,7 @@ def results_with_decks(event: Event) -> list[dict]:
     read (`permissions.public_decklists`: the event's decklist phase), its archetype and
     `deck` (the registration whose list the link opens). Nothing of a private list, whoever
     asks: the same rows for every viewer."""
-    rows = match_services.final_standings(event)
+    rows = with_public_names(match_services.final_standings(event))
     if not rows:
         return []
     public = set(permissions.public_decklists(event).values_list("pk", flat=True))

@@ -160,7 +160,7 @@ class DeckSubmissionSerializer(PublishedDeckSerializer):
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name")
+    player_name = serializers.CharField(source="player.shown_name", read_only=True)  # public
 
     class Meta:
         model = SeasonStanding

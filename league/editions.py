@@ -31,6 +31,23 @@ class EventEdition:
     why: str  # in words, for the event page
 
 
+@dataclass(frozen=True)
+class DivisionYears:
+    """The birth years that decide an event's age divisions, and whose they are."""
+
+    junior_from: int  # born this year or later: Juniors
+    senior_from: int  # born this year or later (and not Juniors): Seniors
+    from_edition: bool  # the edition's years; False: the season's
+
+    @property
+    def masters_until(self) -> int:
+        return self.senior_from - 1
+
+    @property
+    def senior_until(self) -> int:
+        return self.junior_from - 1
+
+
 CACHE_KEY = "league:rule-editions:v1"
 
 
@@ -77,3 +94,15 @@ def event_edition(event: Event) -> EventEdition:
     result = EventEdition(edition, why)
     event._edition_cache = result
     return result
+
+
+def division_years(event: Event) -> DivisionYears:
+    """The cut-off years of `event`'s age divisions. The edition in force is the rule the
+    organiser runs the event by, so its years decide when it gives them; the season's years
+    (`Season.junior_from_year`, `senior_from_year`) apply when it gives none, as for the
+    site's older rules."""
+    ages = event_edition(event).edition.age_divisions
+    if ages.junior_from is not None and ages.senior_from is not None:
+        return DivisionYears(ages.junior_from, ages.senior_from, from_edition=True)
+    season = event.season
+    return DivisionYears(season.junior_from_year, season.senior_from_year, from_edition=False)

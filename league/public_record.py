@@ -69,6 +69,11 @@ class PlayerRecordFields(PlayerLanguageField):
     class Meta:
         abstract = True
 
+    @property
+    def shown_name(self) -> str:
+        """The name public pages show (`public_name`: a minor's first name and initial)."""
+        return public_name(self)
+
 
 class EventDetailsFields(EventLanguageField):
     venue_name = models.CharField("Venue", max_length=120, blank=True)

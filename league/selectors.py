@@ -36,6 +36,36 @@ def public_decklist(registration: Registration) -> DeckSubmission | None:
     return registration.deck_submissions.order_by("-version").first()
 
 
+def public_names(registration_ids, today=None) -> dict[int, str]:
+    """Each registration's public name (`public_record.public_name`: a minor's first name
+    and initial), in one query: for rows that carry a registration id and a full name
+    (standings snapshots, final places)."""
+    today = today or timezone.localdate()
+    return {
+        pk: public_name(_Named(name, birth_date), today)
+        for pk, name, birth_date in Registration.objects.filter(
+            pk__in=set(registration_ids)
+        ).values_list("pk", "player__name", "player__birth_date")
+    }
+
+
+class _Named:
+    __slots__ = ("birth_date", "name")
+
+    def __init__(self, name: str, birth_date) -> None:
+        self.name, self.birth_date = name, birth_date
+
+
+def with_public_names(rows: list[dict], *, key: str = "player") -> list[dict]:
+    """`rows` (dicts with `registration` and the full name at `key`) with the public name at
+    `key` instead: what a public page, its JSON and its CSV show."""
+    names = public_names(row["registration"] for row in rows if row.get("registration"))
+    return [
+        {**row, key: names[row["registration"]]} if row.get("registration") in names else row
+        for row in rows
+    ]
+
+
 #: On the roster: who holds a place, and who dropped during the event.
 ROSTER = (*ACTIVE, Registration.Status.DROPPED)
 

@@ -11,7 +11,8 @@ from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import NotFound
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from league import permissions
 from league.models import Event
 from league.params import parse_id, parse_number
+from league.public_record import public_name
 
 from . import page_cache, selectors, services
 from .models import Game, Match, ResultChange, Round, StandingsSnapshot
@@ -52,14 +54,25 @@ class ResultChangeSerializer(serializers.ModelSerializer):
         fields = ["changed_at", "changed_by", "source", "before", "after", "note"]
 
 
+@extend_schema_field(OpenApiTypes.STR)
+class PlayerNameField(serializers.Field):
+    """A side's name: the public name (a minor's first name and initial,
+    `league.public_record.public_name`), full only with `{"staff": True}` in the context
+    (the event's staff, answered per request; the cached public JSON never is)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, registration):
+        if self.context.get("staff"):
+            return registration.player.name
+        return public_name(registration.player)
+
+
 class MatchSerializer(serializers.ModelSerializer):
-    player_a_name = serializers.CharField(source="player_a.player.name", read_only=True)
-    player_b_name = serializers.CharField(
-        source="player_b.player.name",
-        read_only=True,
-        default=None,
-        allow_null=True,
-        help_text=_("null for a bye"),
+    player_a_name = PlayerNameField(source="player_a")
+    player_b_name = PlayerNameField(
+        source="player_b", allow_null=True, help_text=_("null for a bye")
     )
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     games = GameSerializer(many=True, read_only=True)
@@ -170,7 +183,8 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
         if not selectors.can_view_round(request.user, head):
             raise NotFound()
         if staff:
-            return Response(RoundSerializer(self.get_queryset().get(pk=head.pk)).data)
+            round_ = self.get_queryset().get(pk=head.pk)
+            return Response(RoundSerializer(round_, context={"staff": True}).data)
         tag = '"' + page_cache.etag(head.event_id, "api-round", head.pk) + '"'
         if tag in request.headers.get("If-None-Match", ""):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
@@ -189,17 +203,17 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet):
                 {"detail": gettext("Pass ?event=<event id>.")}, status=status.HTTP_400_BAD_REQUEST
             )
         event = _visible_event(request.user, event_id)
-        rounds = selectors.visible_rounds(
-            event, staff=permissions.can(request.user, event, "view-private")
-        ).prefetch_related(
+        staff = permissions.can(request.user, event, "view-private")
+        rounds = selectors.visible_rounds(event, staff=staff).prefetch_related(
             "matches__player_a__player", "matches__player_b__player", "matches__games"
         )
-        return Response(RoundSerializer(rounds, many=True).data)
+        return Response(RoundSerializer(rounds, many=True, context={"staff": staff}).data)
 
     def _act(self, service):
         round_ = get_object_or_404(Round.objects.select_related("event"), pk=self.kwargs["pk"])
         service(round_=round_, by_user=self.request.user)
-        return Response(RoundSerializer(selectors.round_with_matches(round_)).data)
+        data = RoundSerializer(selectors.round_with_matches(round_), context={"staff": True}).data
+        return Response(data)
 
     @extend_schema(request=None)
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -227,9 +241,8 @@ def pair_next_round(request, event_id: int):
     gets 409 `round-open`."""
     event = _visible_event(request.user, event_id)
     round_ = services.pair_next_round(event=event, by_user=request.user)
-    return Response(
-        RoundSerializer(selectors.round_with_matches(round_)).data, status=status.HTTP_201_CREATED
-    )
+    data = RoundSerializer(selectors.round_with_matches(round_), context={"staff": True}).data
+    return Response(data, status=status.HTTP_201_CREATED)
 
 
 class MatchViewSet(viewsets.GenericViewSet):
@@ -248,8 +261,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = self.get_object()
         if not selectors.can_view_round(request.user, match.round):
             raise NotFound()
-        data = MatchSerializer(match).data
-        if permissions.can(request.user, match.round.event, "view-private"):
+        staff = permissions.can(request.user, match.round.event, "view-private")
+        data = MatchSerializer(match, context={"staff": staff}).data
+        if staff:
             data["changes"] = ResultChangeSerializer(
                 match.changes.select_related("changed_by"), many=True
             ).data
@@ -278,7 +292,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = services.set_result(
             match=self.get_object(), by_user=request.user, payload=data, note=note
         )
-        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+        match = self.get_queryset().get(pk=match.pk)
+        return Response(MatchSerializer(match, context={"staff": True}).data)
 
 
 class StandingsRowSerializer(serializers.Serializer):

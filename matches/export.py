@@ -1,11 +1,17 @@
 """What the organiser exports: an event as one JSON document (players, rounds, matches
 with their games and sudden-death chains, drops, the standings after every round, once
 finished the final results, and the event log of every change that is not play), and
-a standings snapshot as CSV."""
+a standings snapshot as CSV.
+
+Facts about each player that apps above `matches` know (the archetype of their list:
+`insights`, which `matches` may not import) come in through `register_player_facts`: each
+app registers a function when it loads (`AppConfig.ready`), and the export adds what it
+returns to the player's entry and final-results row."""
 
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable, Iterable
 
 from django.utils.translation import pgettext, pgettext_lazy
 
@@ -16,11 +22,35 @@ from league.services import eventlog
 from .models import Round, StandingsSnapshot
 from .services.standings import final_standings
 
+#: fn(event, registrations, *, all_lists) → {registration id: {field: value}}: more facts
+#: for each player's entry. `all_lists`: the export is for staff who may read every list
+#: (`league.permissions.can_view_all_decklists`); otherwise only what the event's decklist
+#: phase has made public may be said of a list.
+PlayerFacts = Callable[..., dict[int, dict]]
+PLAYER_FACTS: list[PlayerFacts] = []
 
-def export_event(event: Event) -> dict:
-    regs = Registration.objects.filter(event=event).select_related("player").order_by("pk")
+
+def register_player_facts(fn: PlayerFacts) -> None:
+    """Add `fn`'s facts to every player of the export (once, however often it is called)."""
+    if fn not in PLAYER_FACTS:
+        PLAYER_FACTS.append(fn)
+
+
+def _player_facts(event: Event, regs: Iterable[Registration], *, all_lists: bool) -> dict:
+    facts: dict[int, dict] = {}
+    for fn in PLAYER_FACTS:
+        for pk, more in fn(event, regs, all_lists=all_lists).items():
+            facts.setdefault(pk, {}).update(more)
+    return facts
+
+
+def export_event(event: Event, *, all_lists: bool = False) -> dict:
+    """The event as one JSON document (staff only; full names). `all_lists`: the reader may
+    read every list, so the registered facts may say what private lists hold."""
+    regs = list(Registration.objects.filter(event=event).select_related("player").order_by("pk"))
     rounds = Round.objects.filter(event=event).prefetch_related("matches__games").order_by("number")
     snapshots = StandingsSnapshot.objects.filter(event=event).order_by("round_number", "version")
+    facts = _player_facts(event, regs, all_lists=all_lists)
     return {
         "event": {
             "id": event.pk, "name": event.name, "format": event.format.key if event.format else None, "best_of": event.best_of,
@@ -32,7 +62,7 @@ def export_event(event: Event) -> dict:
             {"registration": r.pk, "name": r.player.name, "player_id": r.player.player_id,
              "division": r.division, "status": r.status, "late_entry_round": r.late_entry_round,
              "dropped_after_round": r.dropped_after_round,
-             "finished_on_day_one": r.finished_on_day_one}
+             "finished_on_day_one": r.finished_on_day_one, **facts.get(r.pk, {})}
             for r in regs
         ],
         "drops": {str(r.pk): r.dropped_after_round for r in regs if r.dropped_after_round},
@@ -63,7 +93,9 @@ def export_event(event: Event) -> dict:
             for s in snapshots
         ],
         # A finished event's published places (`services.final_standings`), else empty.
-        "final_results": final_standings(event),
+        "final_results": [
+            {**row, **facts.get(row["registration"], {})} for row in final_standings(event)
+        ],
         "log": eventlog.export_rows(event),
     }  # fmt: skip
 

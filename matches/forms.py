@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .after_the_turns import AfterTheTurns
 from .models import Game
 
 MAX_SUDDEN_DEATH = 10
@@ -35,11 +36,13 @@ def _both_ways(winner: str) -> dict:
     return {"outcome": "both_won", "reason": "played", "ways": {winner: 2, _other(winner): 1}}
 
 
-class QuickReportForm(forms.Form):
+class QuickReportForm(AfterTheTurns):
     """Best of 1 in one tap: "I won", "I lost", "Tie at time", after `sudden_death` games
     both players won at once (each followed by its sudden-death replay); "I won both ways"
     and "my opponent won both ways" for a game both won at once that the rule decides, and a
-    draw for the 1996 sudden death (the rules refuse it elsewhere)."""
+    draw for the 1996 sudden death (the rules refuse it elsewhere). Where the edition decides
+    a game unfinished after the turns by Prizes, "Tie at time" comes with who was `ahead`
+    (me, my opponent, level) and, level in the top cut, who took the `next_prize`."""
 
     OUTCOMES = [
         ("won", _("I won")),
@@ -72,17 +75,21 @@ class QuickReportForm(forms.Form):
             games.append(_both_ways(side if outcome == "won_both_ways" else _other(side)))
         else:
             final = {"won": side, "lost": _other(side), "tie": "tie", "draw": "draw"}[outcome]
-            games.append({"outcome": final, "reason": "played"})
+            games.append(self.answered({"outcome": final, "reason": "played"}, side))
         return {"games": games, "at_time": outcome == "tie", "intentional_draw": False}
 
 
-class BestOfThreeQuickForm(forms.Form):
+class BestOfThreeQuickForm(AfterTheTurns):
     """Best of 3 in one tap: "I won 2–0 / 2–1", "I lost 1–2 / 0–2"; in Swiss "1–1 at
     time" (a tie); in the top cut, level at time, the sudden-death game that settles it
     ("I won / lost the sudden death", played with the event's Prize count). Games are listed
     in one order whoever taps (a 2–1 as the winner's game, the loser's, the winner's; a
-    1–1 as player A's game first), so the two players' reports agree. Anything else (a game
-    both won at once, a no-show, a penalty) is the game-by-game form."""
+    1–1 as player A's game first), so the two players' reports agree. Where the edition
+    decides by Prize cards, "1–1 at time" with game 3 unfinished after the turns comes with
+    who was ahead (`AfterTheTurns`). Anything else (a game both won at once, a no-show, a
+    penalty) is the game-by-game form."""
+
+    UNFINISHED = "tie_1_1"
 
     OUTCOMES = [
         ("won_2_0", _("I won 2–0")),
@@ -110,6 +117,8 @@ class BestOfThreeQuickForm(forms.Form):
         if outcome != "tie_1_1":
             winner = side if outcome == "won_sudden_death" else other
             games.append({"outcome": winner, "reason": "played", "prizes": sudden_death_prizes})
+        elif self.cleaned_data.get("ahead"):  # game 3, unfinished after the turns
+            games.append(self.answered({"outcome": "tie", "reason": "played"}, side))
         return {"games": games, "at_time": True, "intentional_draw": False}
 
 

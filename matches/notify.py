@@ -14,6 +14,7 @@ from django.utils.translation import ngettext, pgettext
 from decks.findings_text import word
 from league.models import Event, Registration
 from league.notify import notify_staff
+from league.public_record import public_name
 from league.wording import full_stop
 from notifications.language import for_each_recipient, in_recipients_language
 from notifications.services import NotificationItem, notify
@@ -39,6 +40,12 @@ def round_mail_key_prefixes(round_: Round) -> list[str]:
 
 
 def _name(reg) -> str:
+    """A player as another player reads them (a minor's first name and initial)."""
+    return public_name(reg.player) if reg else pgettext("no opponent", "BYE")
+
+
+def _full_name(reg) -> str:
+    """A player as the staff read them."""
     return reg.player.name if reg else pgettext("no opponent", "BYE")
 
 
@@ -130,7 +137,11 @@ def result_disputed(match: Match, *, report_id: int) -> int:
         body = _(
             "%(a)s and %(b)s reported different results in round %(number)s. "
             "Please decide the result."
-        ) % {"a": _name(match.player_a), "b": _name(match.player_b), "number": match.round.number}
+        ) % {
+            "a": _full_name(match.player_a),
+            "b": _full_name(match.player_b),
+            "number": match.round.number,
+        }
         return subject, body
 
     return notify_staff(

@@ -19,16 +19,20 @@ from django.utils.translation import ngettext, pgettext
 
 from league.editions import event_edition
 from league.models import Division, Event
+from league.public_record import public_name
 
 from .models import Game, Match
 
 DIVISION_NAMES = dict(Division.choices)
 
 
-def names_of(match: Match) -> dict[str, str]:
+def names_of(match: Match, *, full: bool = False) -> dict[str, str]:
+    """The two players' names: as the public sees them (a minor's first name and initial,
+    `league.public_record.public_name`), or `full` for the event's staff."""
+    name = (lambda p: p.name) if full else public_name
     return {
-        "a": match.player_a.player.name,
-        "b": match.player_b.player.name if match.player_b_id else pgettext("no opponent", "BYE"),
+        "a": name(match.player_a.player),
+        "b": name(match.player_b.player) if match.player_b_id else pgettext("no opponent", "BYE"),
     }
 
 
@@ -118,7 +122,7 @@ def result_summary(snapshot: dict | None, names: dict[str, str]) -> str:
 
 
 def match_result_text(match: Match) -> str:
-    """The short result of a pairings row."""
+    """The short result of a pairings row (public names: "Brock H. won 2–1")."""
     if match.is_bye:
         return pgettext("match result", "Bye")
     if match.status != Match.Status.FINAL:
@@ -130,10 +134,10 @@ def match_result_text(match: Match) -> str:
     score = f"{match.a_game_wins}–{match.b_game_wins}"
     won = pgettext("match result: who won, the games", "%(player)s won %(score)s")
     if match.result == Match.Result.A:
-        return won % {"player": match.player_a.player.name, "score": score}
+        return won % {"player": public_name(match.player_a.player), "score": score}
     if match.result == Match.Result.B:  # the winner's game wins first
         score = f"{match.b_game_wins}–{match.a_game_wins}"
-        return won % {"player": match.player_b.player.name, "score": score}
+        return won % {"player": public_name(match.player_b.player), "score": score}
     if match.result == Match.Result.TIE:
         if match.intentional_draw:
             return pgettext("match result", "Intentional draw")

@@ -18,6 +18,7 @@ from django.db.models import (
 
 from league import permissions
 from league.models import DeckSubmission, Division, Event, Registration
+from league.selectors import with_public_names
 from rules.scoring import PLAY_POKEMON, match_points
 from rules.standings import MatchRecord
 
@@ -81,9 +82,11 @@ def standings_rows_for(user, event: Event, rows: list[dict], *, staff: bool) -> 
     """Standings rows as `user` may read them: Play! Pokémon IDs (minors' among them) only
     where the site shows them, to the event's staff (`staff`: `can(user, event,
     "view-private")`) and to each player on their own row; "" elsewhere (the public
-    standings page shows none)."""
+    standings page shows none). Names: full to staff, public names (a minor's first name
+    and initial, `league.selectors.with_public_names`) to everyone else."""
     if staff:
         return rows
+    rows = with_public_names(rows)
     own: set[int] = set()
     if user is not None and user.is_authenticated:
         own = set(

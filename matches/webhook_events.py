@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from league.models import Event
+from league.public_record import public_name
+from league.selectors import with_public_names
 from webhooks import events
 from webhooks.services import emit, subscribed
 
@@ -96,8 +98,8 @@ def _announce_pairings(round_: Round) -> None:
         {
             "table": m.table,
             "division": m.division,
-            "player_a": m.player_a.player.name,
-            "player_b": m.player_b.player.name if m.player_b_id else None,
+            "player_a": public_name(m.player_a.player),
+            "player_b": public_name(m.player_b.player) if m.player_b_id else None,
         }
         for m in round_.matches.select_related("player_a__player", "player_b__player").order_by(
             "division", "table"
@@ -134,8 +136,8 @@ def result_final(match: Match) -> None:
                 "id": match.pk,
                 "table": match.table,
                 "division": match.division,
-                "player_a": match.player_a.player.name,
-                "player_b": match.player_b.player.name if match.player_b_id else None,
+                "player_a": public_name(match.player_a.player),
+                "player_b": public_name(match.player_b.player) if match.player_b_id else None,
                 "result": match.result,
                 "a_game_wins": match.a_game_wins,
                 "b_game_wins": match.b_game_wins,
@@ -167,7 +169,7 @@ def standings_published(event: Event, round_number: int | None, snapshots) -> No
                     k: row.get(k)
                     for k in ("rank", "player", "division", "points", "record", "dropped")
                 }
-                for row in snapshot.rows
+                for row in with_public_names(snapshot.rows)
             ],
         },
         reverse("event-standings", args=[event.pk]),

@@ -39,6 +39,14 @@ Dropped players
     every Swiss round and dropped after them does not.  Dropped players stay in the standings,
     ordered like everyone else; `rules.topcut.seeded_order` keeps them out of the top cut.
 
+Finished players
+    ``finished[id] = r`` means the player's event ended after round ``r`` without a drop: a
+    two-day event's day-1 finisher, below the day-2 cut, who "finishes with their day-1
+    standing".  They are frozen at round ``r`` exactly as a drop is (their own tiebreakers, and
+    their win rate as their opponents see it), but the 75 % cap is for players who chose to
+    leave: a finisher's win rate is never capped, and `Standing.dropped` stays false.  A player
+    both dropped and finished counts as dropped.
+
 Late entrants
     ``late[id] = r`` means the player registered while round ``r`` was running: rounds 1..r are
     forced losses (added here when the matches do not already contain them).
@@ -149,13 +157,24 @@ def compute_standings(
     rules: RuleSet = PLAY_POKEMON,
     through_round: int | None = None,
     swiss_rounds: int | None = None,
+    finished: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Standings best first (see the module docstring for every definition).
 
     ``swiss_rounds`` is the number of Swiss rounds the event plays (the dropped-player cap
-    applies only to drops before the last of them); it defaults to the last counted round."""
+    applies only to drops before the last of them); it defaults to the last counted round.
+    ``finished`` (id → round): players whose event ended after that round without a drop,
+    frozen there like a drop but never capped."""
     computation = _Standings(
-        players, matches, dropped or {}, late or {}, seed, rules, through_round, swiss_rounds
+        players,
+        matches,
+        dropped or {},
+        late or {},
+        seed,
+        rules,
+        through_round,
+        swiss_rounds,
+        finished or {},
     )
     with gc_paused():
         return computation.run()
@@ -165,7 +184,9 @@ class _Standings:
     """One standings computation: exact integer arithmetic, written with list comprehensions
     and C-level builtins because it has to handle thousands of players in milliseconds."""
 
-    def __init__(self, players, matches, dropped, late, seed, rules, through_round, swiss_rounds):
+    def __init__(
+        self, players, matches, dropped, late, seed, rules, through_round, swiss_rounds, finished
+    ):
         self.players = players
         self.swiss_rounds = swiss_rounds
         self.matches = matches
@@ -174,6 +195,8 @@ class _Standings:
         self.seed = seed
         self.rules = rules
         self.through_round = through_round
+        self.finished: Mapping[str, int] = finished
+        self.uncapped: frozenset[int] = frozenset()  # finished players: frozen, never capped
 
     # -- input ---------------------------------------------------------------------------
 
@@ -196,7 +219,11 @@ class _Standings:
                 seen.add(pid)
         self.n = len(players)
         self.index = index
-        for what, mapping, lowest in (("dropped", self.dropped, 1), ("late", self.late, 0)):
+        for what, mapping, lowest in (
+            ("dropped", self.dropped, 1),
+            ("late", self.late, 0),
+            ("finished", self.finished, 1),
+        ):
             if not isinstance(mapping, Mapping):
                 raise RulesError("bad-input", f"{what} must map player ids to round numbers")
             for pid, rnd in mapping.items():
@@ -204,6 +231,10 @@ class _Standings:
                     raise RulesError("unknown-player", f"{what} names unknown player {pid!r}")
                 if _check_int(rnd, f"{what}[{pid!r}]") < lowest:
                     raise RulesError("bad-input", f"{what}[{pid!r}] must be a round number")
+        if self.finished:
+            # Frozen as drops are; the cap and the "dropped" mark are for drops only.
+            self.uncapped = frozenset(index[p] for p in self.finished if p not in self.dropped)
+            self.dropped = {**self.finished, **self.dropped}
 
     def _read_matches(self) -> None:
         matches = self.matches
@@ -382,8 +413,10 @@ class _Standings:
         wr = [v if v >= lo else lo for v in raw]
         last_swiss = self.last_swiss
         if any(0 < d < last_swiss for d in drop_at):
+            uncapped = self.uncapped
             wr = [
-                hi if 0 < d < last_swiss and v > hi else v for v, d in zip(wr, drop_at, strict=True)
+                hi if 0 < d < last_swiss and v > hi and i not in uncapped else v
+                for i, (v, d) in enumerate(zip(wr, drop_at, strict=True))
             ]
         self.wr_final = wr
         get = wr.__getitem__
@@ -446,7 +479,7 @@ class _Standings:
                 next_earned += 1
             now = by_round[d]
             if d < self.last_swiss:
-                capped.update(now)
+                capped.update(i for i in now if i not in self.uncapped)
             wr_d: dict[int, int] = {}
 
             def win_rate(i: int, d: int = d, wr_d: dict[int, int] = wr_d) -> int:
@@ -543,6 +576,7 @@ class _Standings:
                     order[k], order[k + 1] = order[k + 1], order[k]
 
         drop_at, wins, losses, ties = self.drop_at, self.wins, self.losses, self.ties
+        uncapped = self.uncapped
         make = _standing_factory()
         return [
             make(
@@ -554,7 +588,7 @@ class _Standings:
                 ties[i],
                 owp_out[i],
                 oowp_out[i],
-                drop_at[i] > 0,
+                drop_at[i] > 0 and i not in uncapped,
             )
             for rank, i in enumerate(order, start=1)
         ]
@@ -663,6 +697,9 @@ def _request_from_json(data: Any) -> dict[str, Any]:
     late = data.get("late", {})
     if not isinstance(late, dict):
         raise RulesError("bad-input", "'late' must be an object")
+    finished = data.get("finished", {})
+    if not isinstance(finished, dict):
+        raise RulesError("bad-input", "'finished' must be an object")
     top_cut = data.get("top_cut", 0)
     if isinstance(top_cut, bool) or not isinstance(top_cut, int) or top_cut < 0:
         raise RulesError("bad-input", "'top_cut' must be a whole number of players")
@@ -671,6 +708,7 @@ def _request_from_json(data: Any) -> dict[str, Any]:
         "matches": matches,
         "dropped": dropped,
         "late": late,
+        "finished": finished,
         "seed": data.get("seed", 0),
         "through_round": data.get("through_round"),
         "swiss_rounds": data.get("swiss_rounds"),
@@ -683,8 +721,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Request: ``{"players": [ids], "matches": [{"round", "a", "b" (id or null), "result"
     ("a" | "b" | "tie"), "earned" (optional)}], "dropped": [ids], "drop_round": {id: round},
-    "late": {id: round}, "seed" (optional), "through_round" (optional), "swiss_rounds"
-    (optional), "top_cut" (optional: the cut's size)}``.  A dropped player without a
+    "late": {id: round}, "finished" (optional: {id: round}), "seed" (optional),
+    "through_round" (optional), "swiss_rounds" (optional), "top_cut" (optional: the cut's
+    size)}``.  A dropped player without a
     ``drop_round`` dropped after the last round.  Prints ``{"standings": [{"id", "rank",
     "seed", "points", "record", "owp", "oowp", "dropped"}, ...]}``: with a top cut, its seeds
     first (``seed`` 1..size; a dropped player gets none), then everyone else in standings
@@ -704,6 +743,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=request["seed"],
             through_round=request["through_round"],
             swiss_rounds=request["swiss_rounds"],
+            finished=request["finished"],
         )
         by_id = {s.id: s for s in standings}
         order = seeded_order(

@@ -47,7 +47,7 @@ def match_floor(request, match_id: int):
     """GET: the table's tools; POST `action=extend`, `action=penalty` or `action=late`
     (`side`, `never_arrived`: tardiness as the rule edition has it)."""
     match = _load(request, match_id, "penalties")
-    names = names_of(match)
+    names = names_of(match, full=True)
     extension_form = ExtensionForm()
     penalty_form = (
         PenaltyForm(names=names, initial=request.GET.dict()) if not match.is_bye else None
@@ -160,7 +160,7 @@ def deck_check(request, match_id: int):
     if match.is_bye:
         messages.error(request, _("A bye has no table to check."))
         return redirect("floor-match", match.pk)
-    names = names_of(match)
+    names = names_of(match, full=True)
     forms = {side: DeckCheckForm(initial={"side": side}, auto_id=f"id_{side}_%s") for side in "ab"}
     status = 200
     if request.method == "POST":

@@ -12,8 +12,9 @@ from rules.i18n import gettext_noop, say
 
 from .. import permissions, signals
 from ..event_log import EventLogEntry
-from ..models import FORMAT_REQUIRED, Event, Season
+from ..models import FORMAT_REQUIRED, Event, Registration, Season
 from . import eventlog
+from .registrations import division_of
 
 EVENT_FIELDS = (
     "name", "kind", "full_finishing_order", "format", "starts_at", "best_of", "round_minutes", "deck_deadline", "capacity",
@@ -120,6 +121,8 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
     for name, value in fields.items():
         setattr(event, name, value)
     event.save()
+    if {"rule_edition", "starts_at"} & set(changed):
+        _redivide(event)
     if changed and previous_status in (Event.Status.RUNNING, Event.Status.TOP_CUT):
         eventlog.record(
             event=event,
@@ -134,6 +137,26 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
         )
     signals.event_saved.send(sender=Event, event=event, previous_status=previous_status)
     return event
+
+
+def _redivide(event: Event) -> None:
+    """Before round 1, the registrations' age divisions follow the event's edition (its
+    cut-off years, `editions.division_years`) when the organiser picks another edition or
+    moves the event's date; once the event has started, divisions stay as they were paired."""
+    if event.swiss_rounds_paired or event.status not in (
+        Event.Status.DRAFT,
+        Event.Status.REGISTRATION,
+    ):
+        return
+    event._edition_cache = None
+    moved = []
+    for registration in Registration.objects.filter(event=event).select_related("player"):
+        division = division_of(registration.player, event)
+        if registration.division != division:
+            registration.division = division
+            moved.append(registration)
+    if moved:
+        Registration.objects.bulk_update(moved, ["division"])
 
 
 def _plain(value):

@@ -11,17 +11,18 @@ from rules.errors import DomainError
 from rules.i18n import gettext_noop, say
 
 from .. import permissions, selectors
+from ..editions import division_years
 from ..event_log import EventLogEntry
 from ..models import Event, Player, Registration
 from . import eventlog
 
 
 def division_of(player: Player, event: Event) -> str:
-    season = event.season
+    """`player`'s age division at `event`: by the edition's cut-off years, else the
+    season's (`league.editions.division_years`)."""
+    years = division_years(event)
     return division_for(
-        player.birth_date.year,
-        junior_from=season.junior_from_year,
-        senior_from=season.senior_from_year,
+        player.birth_date.year, junior_from=years.junior_from, senior_from=years.senior_from
     )
 
 

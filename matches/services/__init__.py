@@ -50,6 +50,7 @@ from .standings import (
     standings_rows,
 )
 from .structure import Pod, event_pods, event_structure, structure_of
+from .two_day import frozen_on_day_one
 
 __all__ = [
     "ACTIVE",
@@ -64,6 +65,7 @@ __all__ = [
     "final_placements",
     "final_standings",
     "finish_event",
+    "frozen_on_day_one",
     "give_bye",
     "move_match",
     "notify_result_reported",

@@ -85,8 +85,8 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
     records = selectors.match_records(event, through_round=through_round)
     # A drop after a later round is not yet a drop (the engine ignores it).
     dropped = {str(r.pk): r.dropped_after_round for r in regs.values() if r.dropped_after_round}
-    day_one = frozen_on_day_one(event, regs.values())  # two-day events: frozen at day 1
-    dropped = {**day_one, **dropped}
+    # Two-day events: day-1 finishers, frozen at day 1 like a drop but never capped.
+    day_one = frozen_on_day_one(event, regs.values())
     # The engine's `late` is the round that was running when the player came in (they lose
     # it and every round before); ours is the first round they play.
     late = {
@@ -105,6 +105,7 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
             sorted(ids),
             pod_records,
             dropped={k: v for k, v in dropped.items() if k in ids},
+            finished={k: v for k, v in day_one.items() if k in ids},
             late={k: v for k, v in late.items() if k in ids},
             seed=f"{event.seed or event.pk}",
             through_round=through_round,
@@ -132,7 +133,7 @@ def standings_rows(event: Event, *, through_round: int | None = None) -> list[di
                 }
             )
             if s.id in day_one:
-                rows[-1].update(dropped=bool(reg.dropped_after_round), day_one_only=True)
+                rows[-1]["day_one_only"] = True
     return rows
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
-from league.editions import event_edition
+from league.editions import division_years, event_edition
 from league.models import Division, Event, Registration
 from league.params import parse_number
 from league.public_record import public_name
@@ -81,6 +81,7 @@ def event_detail(request, event_id: int):
             "roster_visible": permissions.can_view_roster(request.user, event),
             "published_lists": published_lists,
             "edition": event_edition(event),
+            "division_years": division_years(event),
             "swiss_rounds": swiss_rounds,
             "structure": structure_lines(event, pods),
             "top_cut": top_cut,
@@ -201,7 +202,7 @@ def _final_table(event: Event) -> str:
     """The finished event's final places (`services.final_standings`), by division."""
     rows = [
         {**row, "owp_pct": _percent(row["owp"]), "oowp_pct": _percent(row["oowp"])}
-        for row in services.final_standings(event)
+        for row in league_selectors.with_public_names(services.final_standings(event))
     ]
     if not rows:
         return ""
@@ -226,9 +227,9 @@ def _final_table(event: Event) -> str:
 
 def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
     rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
-    rows = [
+    rows = [  # one table for every viewer, staff too: public names
         {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
-        for row in rows
+        for row in league_selectors.with_public_names(rows)
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))
     return render_to_string(
@@ -340,7 +341,7 @@ def _bracket_box(match: Match, seeds: dict[int, int]) -> dict:
     ):
         slots.append(
             {
-                "name": registration.player.name if registration else "",
+                "name": public_name(registration.player) if registration else "",
                 "seed": seeds.get(registration.pk) if registration else None,
                 "games": games if final else None,
                 "won": final and match.result == side,
@@ -369,7 +370,7 @@ def _open_box(winners: list[str | None], names: dict, seeds: dict[int, int]) -> 
         registration = names.get(winner) if winner else None
         slots.append(
             {
-                "name": registration.player.name if registration else "",
+                "name": public_name(registration.player) if registration else "",
                 "seed": seeds.get(registration.pk) if registration else None,
                 "games": None,
                 "won": False,

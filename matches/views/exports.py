@@ -53,9 +53,8 @@ def event_export_json(request, event_id: int):
     """Staff: the whole event as one JSON document (`matches.export.export_event`)."""
     event = get_event(event_id)
     require(request, event, "view-private")
-    response = JsonResponse(
-        export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 2}
-    )
+    data = export_event(event, all_lists=permissions.can_view_all_decklists(request.user, event))
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-export.json"'
     return response
 

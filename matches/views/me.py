@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from league.models import Registration
 from league.params import parse_number
+from league.public_record import public_name
 from league.view_helpers import get_event, is_staff, require_visible
 from notifications.services import request_unread_count
 
@@ -90,7 +91,7 @@ def _event_part(request, event, number: int | None) -> dict:
                 "round": round_.number,
                 "table": found.table,
                 "division": found.division,
-                "opponent": other.player.name if other else None,
+                "opponent": public_name(other.player) if other else None,
                 "url": reverse("match-detail", args=[found.pk]),
             }
     return {

@@ -1,6 +1,8 @@
 """Paper for the venue (staff): a round's pairings for the wall (by table, by name), its
 match slips with a QR code per match, and the standings, as PDF on A4 or Letter
-(`?size=letter`). The rows are gathered here; `matches.paper` draws them."""
+(`?size=letter`). The rows are gathered here; `matches.paper` draws them. The wall's lists
+(pairings, standings) are read by everyone at the venue: they show public names (a minor's
+first name and initial); the slips, handed to the two players, their full names."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from league.models import Event
+from league.public_record import public_name
+from league.selectors import with_public_names
 from league.view_helpers import get_event, printed_in_event_language, require
 
 from .. import selectors
@@ -53,9 +57,9 @@ def table_rows(event: Event, round_: Round) -> list[Group]:
             m.division,
             TableRow(
                 table=m.table,
-                a_name=m.player_a.player.name,
+                a_name=public_name(m.player_a.player),
                 a_points=points[m.player_a_id],
-                b_name=m.player_b.player.name if m.player_b_id else None,
+                b_name=public_name(m.player_b.player) if m.player_b_id else None,
                 b_points=points[m.player_b_id] if m.player_b_id else None,
             ),
         )
@@ -69,15 +73,13 @@ def name_rows(event: Event, round_: Round) -> list[Group]:
     rows = []
     for m in _matches(round_):
         a, b = m.player_a.player, m.player_b.player if m.player_b_id else None
+        a_name, b_name = public_name(a), public_name(b) if b else None
         rows.append(
-            (
-                m.division,
-                NameRow(a.name, a.player_id, points[m.player_a_id], m.table, b.name if b else None),
-            )
+            (m.division, NameRow(a_name, a.player_id, points[m.player_a_id], m.table, b_name))
         )
         if b is not None:
             rows.append(
-                (m.division, NameRow(b.name, b.player_id, points[m.player_b_id], m.table, a.name))
+                (m.division, NameRow(b_name, b.player_id, points[m.player_b_id], m.table, a_name))
             )
     rows.sort(key=lambda r: (r[1].name.casefold(), r[1].table))
     groups = _groups(event, rows, lambda r: r[0])
@@ -186,7 +188,7 @@ def standings_paper(request, event_id: int):
                 dropped=bool(r.get("dropped")),
             ),
         )
-        for r in snapshot.rows
+        for r in with_public_names(snapshot.rows)
     ]
     groups = [Group(g.title, [r for _, r in g.rows]) for g in _groups(event, rows, lambda r: r[0])]
     heading = (

@@ -108,7 +108,7 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
     options = _rule_options(event)
     staff = is_staff(request, event)
     enters_results = can(request, event, "enter-results")
-    names = names_of(match)
+    names = names_of(match, full=staff)
     side = _side(request, match)
     games = selectors.match_games(match)
     can_report = services.can_report(match, request.user)
@@ -127,14 +127,19 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
                 their_report = entry
     sudden_death = min(parse_number(request.GET.get("sudden_death")) or 0, MAX_SUDDEN_DEATH)
     ask_ways = options["both_ways"] and request.GET.get("ways") == "1"
+    # "Tie at time" where the edition decides by Prizes: who was ahead (`?time=ahead`), and
+    # level in the top cut, who took the next Prize (`?time=level`), a tap each.
+    after_time = _after_time(match)
+    by_prizes = bool(after_time and after_time["prizes"])
+    time_step = request.GET.get("time") if by_prizes else None
+    if time_step not in ("ahead", "level") or (time_step == "level" and not after_time["top_cut"]):
+        time_step = None
     if can_report and games_form is None:
-        games_form = PlayerGamesForm(
-            side=side, rows=_rows(match), after_time=_after_time(match), **options
-        )
+        games_form = PlayerGamesForm(side=side, rows=_rows(match), after_time=after_time, **options)
     if enters_results and not match.is_bye and staff_form is None:
         staff_form = StaffResultForm(
             **options,
-            after_time=_after_time(match),
+            after_time=after_time,
             names=names,
             rows=min(max(_rows(match), len(games)), MAX_ROWS),
             initial=StaffResultForm.initial_from(games, match),
@@ -179,6 +184,9 @@ def _render_match(request, match: Match, *, games_form=None, staff_form=None, st
             "sd_prizes": event.sudden_death_prizes,
             "top_cut": match.round.stage == Round.Stage.TOP_CUT,
             "ask_ways": ask_ways,
+            "by_prizes": by_prizes,
+            "time_step": time_step,
+            "extra_turns": after_time["turns"] if after_time else 0,
             "both_ways": options["both_ways"],
             "both_ways_help": BOTH_WAYS_HELP,
             "continues": options["draws"],
@@ -282,7 +290,7 @@ def match_result(request, match_id: int):
     require(request, match.round.event, "enter-results")
     form = StaffResultForm(
         request.POST,
-        names=names_of(match),
+        names=names_of(match, full=True),
         rows=_rows(match, request.POST),
         after_time=_after_time(match),
         **_rule_options(match.round.event),
@@ -348,7 +356,7 @@ def round_results(request, event_id: int, number: int):
     total = sum(tally.values())
     rows = []
     for m in matches:
-        names = names_of(m)
+        names = names_of(m, full=True)
         reports = [
             {"side": r.side, "name": names[r.side], "summary": result_summary(r.payload, names)}
             for r in m.open_reports

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from league.models import Event, Registration
+from league.public_record import public_name
 from league.view_helpers import (
     back,
     get_event,
@@ -153,7 +154,8 @@ def _pairings_html(event: Event, round_: Round, *, by_name: bool, division: str,
         rows = _pairings_by_name(rows)
     if find:
         rows = [e for e in rows if _found(e, find)]
-    groups = division_groups(event, rows, key=lambda r: r["match"].division)
+    # A search that finds nobody says so (`find` is matched on the public name and the ID).
+    groups = division_groups(event, rows, key=lambda r: r["match"].division) if rows else []
     divisions = _divisions_of(groups)
     if division:
         groups = [g for g in groups if g["division"] == division]
@@ -251,10 +253,10 @@ def _pairings_by_name(rows: list[dict]) -> list[dict]:
                 {
                     "match": m,
                     "registration": player.pk,
-                    "name": player.player.name,
+                    "name": public_name(player.player),
                     "player_id": player.player.player_id,
                     "points": player_points,
-                    "opponent": opponent.player.name if opponent else None,
+                    "opponent": public_name(opponent.player) if opponent else None,
                     "opponent_points": opponent_points,
                     "result": row["result"],
                 }
@@ -277,8 +279,8 @@ def _round_numbers(request, event: Event) -> list[int]:
 def _projector_html(event: Event, round_: Round) -> str:
     entries = []
     for m in _round_matches(round_):
-        a = m.player_a.player.name
-        b = m.player_b.player.name if m.player_b_id else None
+        a = public_name(m.player_a.player)
+        b = public_name(m.player_b.player) if m.player_b_id else None
         extra = m.extra_minutes
         mark = seat_mark(event, m)
         entries.append({"name": a, "table": m.table, "opponent": b, "division": m.division,

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from league.models import Registration
+from league.selectors import with_public_names
 from league.view_helpers import get_event, is_staff, require_visible
 from rules.explain import explain
 
@@ -28,6 +29,8 @@ def standing_why(request, event_id: int, registration_id: int):
     staff = is_staff(request, event)
     snapshot = chosen_snapshot(request, event, staff)
     rows = snapshot.rows if snapshot is not None else []
+    if not staff:  # a minor by first name and initial
+        rows = with_public_names(rows)
     row = next((r for r in rows if r["registration"] == registration_id), None)
     if row is None:
         raise Http404(_("This player has no standing yet."))

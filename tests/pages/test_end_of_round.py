@@ -151,3 +151,114 @@ def test_the_organiser_picks_an_edition_and_two_days_on_the_event_form(client, o
     assert "1 September 2025: one extra turn" in page
     assert "Chosen by the organiser (the event is on 1 March 2026)." in page
     assert "Two days: day 2 for players with 19 match points or more" in page
+
+
+def top_cut_final(make_event, organiser, day, best_of=1):
+    """A 2-player event on `day` (the edition in force then): the Swiss round played, the
+    final paired and its clock running."""
+    event, _regs = make_event(
+        players=2, starts_at=on(day), rule_edition=None, swiss_rounds=1, top_cut=2, best_of=best_of
+    )
+    round_ = services.pair_next_round(event=event, by_user=organiser)
+    services.set_result(
+        match=round_.matches.get(),
+        by_user=organiser,
+        payload={"games": [{"outcome": "a"}] * (best_of // 2 + 1)},
+    )
+    services.close_round(round_=round_, by_user=organiser)
+    final = services.pair_next_round(event=event, by_user=organiser)
+    services.start_clock(round_=final, by_user=organiser)
+    return final.matches.select_related("player_a__player__user", "player_b__player__user").get()
+
+
+def quick(client, match, side, **fields):
+    client.force_login((match.player_a if side == "a" else match.player_b).player.user)
+    return client.post(
+        reverse("match-report", args=[match.pk]), {"mode": "quick", "outcome": "tie", **fields}
+    )
+
+
+def test_march_2026_the_quick_tie_asks_who_was_ahead_in_the_top_cut(client, make_event, organiser):
+    cut = top_cut_final(make_event, organiser, dt.date(2026, 3, 1))
+    client.force_login(cut.player_a.player.user)
+    url = reverse("match-detail", args=[cut.pk])
+    page = client.get(url).content.decode()
+    # "Tie at time" opens the question (a link, no report yet) instead of reporting a tie.
+    assert '<button name="time" value="ahead" class="secondary">Tie at time</button>' in page
+    assert '<button name="outcome" value="tie"' not in page
+    asked = client.get(url, {"time": "ahead"}).content.decode()
+    assert "unfinished after the 3 turns: who was ahead on Prize cards?" in asked
+    assert "I was ahead: I win" in asked and "Level on Prize cards → play on" in asked
+    assert "Level: a draw" not in asked  # no draw in the top cut
+    level = client.get(url, {"time": "level"}).content.decode()
+    assert "play continues until a Prize card is taken. Who took it?" in level
+    # Level; A took the next Prize: both players say so from their own side.
+    quick(client, cut, "a", ahead="level", next_prize="me")
+    quick(client, cut, "b", ahead="level", next_prize="opponent")
+    cut.refresh_from_db()
+    assert cut.result == Match.Result.A
+    assert list(cut.games.values_list("outcome", "reason")) == [("a", Game.Reason.NEXT_PRIZE)]
+
+
+def test_march_2026_the_quick_tie_with_a_player_ahead(client, make_event, organiser):
+    cut = top_cut_final(make_event, organiser, dt.date(2026, 3, 1))
+    quick(client, cut, "a", ahead="opponent")
+    quick(client, cut, "b", ahead="me")
+    cut.refresh_from_db()
+    assert cut.result == Match.Result.B
+    assert list(cut.games.values_list("outcome", "reason")) == [("b", Game.Reason.PRIZES_AHEAD)]
+
+
+def test_a_quick_tie_without_who_was_ahead_is_refused_in_words(client, make_event, organiser):
+    cut = top_cut_final(make_event, organiser, dt.date(2026, 3, 1))
+    answer = quick(client, cut, "a")
+    assert answer.status_code == 302 and not cut.reports.exists()
+    page = client.get(answer["Location"]).content.decode()
+    assert "say who was ahead on Prizes" in page
+    refused = quick(client, cut, "a", ahead="me", next_prize="me")  # a Prize only when level
+    assert refused.status_code == 302 and not cut.reports.exists()
+
+
+def test_the_swiss_quick_tie_stays_one_tap_where_it_is_a_draw(client, make_event, organiser):
+    _event, _round, match = running_round(make_event, organiser, dt.date(2026, 3, 1))
+    client.force_login(match.player_a.player.user)
+    url = reverse("match-detail", args=[match.pk])
+    page = client.get(url).content.decode()
+    assert '<button name="outcome" value="tie" class="secondary">Tie at time</button>' in page
+    assert "who was ahead on Prize cards" not in client.get(url, {"time": "ahead"}).content.decode()
+
+
+def quick3(client, match, side, **fields):
+    client.force_login((match.player_a if side == "a" else match.player_b).player.user)
+    return client.post(
+        reverse("match-report", args=[match.pk]), {"mode": "quick3", "outcome": "tie_1_1", **fields}
+    )
+
+
+def test_march_2026_best_of_3_game_3_unfinished_after_the_turns(client, make_event, organiser):
+    cut = top_cut_final(make_event, organiser, dt.date(2026, 3, 1), best_of=3)
+    client.force_login(cut.player_b.player.user)
+    url = reverse("match-detail", args=[cut.pk])
+    page = client.get(url).content.decode()
+    assert "1–1 at time, game 3 unfinished after the turns" in page
+    assert "1–1 at time, I won the sudden death" in page  # game 3 not started: sudden death
+    asked = client.get(url, {"time": "ahead"}).content.decode()
+    assert '<input type="hidden" name="mode" value="quick3">' in asked
+    assert "who was ahead on Prize cards?" in asked and "I won 2–0" not in asked
+    quick3(client, cut, "a", ahead="level", next_prize="opponent")
+    quick3(client, cut, "b", ahead="level", next_prize="me")
+    cut.refresh_from_db()
+    assert (cut.result, cut.a_game_wins, cut.b_game_wins) == (Match.Result.B, 1, 2)
+    assert list(cut.games.order_by("number").values_list("outcome", "reason")) == [
+        ("a", Game.Reason.PLAYED),
+        ("b", Game.Reason.PLAYED),
+        ("b", Game.Reason.NEXT_PRIZE),
+    ]
+
+
+def test_the_older_rules_keep_the_best_of_3_sudden_death_buttons(client, make_event, organiser):
+    cut = top_cut_final(make_event, organiser, dt.date(2025, 3, 1), best_of=3)  # older rules
+    client.force_login(cut.player_a.player.user)
+    page = client.get(reverse("match-detail", args=[cut.pk])).content.decode()
+    assert "1–1 at time, I won the sudden death" in page
+    assert "game 3 unfinished after the turns" not in page

@@ -180,9 +180,10 @@ def test_standings_per_division_when_divisions_play_separately(
     )  # fmt: skip
     page = client.get(reverse("event-standings", args=[event.pk])).content.decode()
     assert "<h2>Junior</h2>" in page and "<h2>Masters</h2>" in page
+    assert "Max Junior" not in page  # a minor: first name and initial (issue 32)
     assert (
         page.index("<h2>Junior</h2>")
-        < page.index("Max Junior")
+        < page.index("Max J.")
         < page.index("<h2>Masters</h2>")
         < page.index("Mia Master")
     )

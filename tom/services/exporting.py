@@ -1,4 +1,14 @@
-"""The event as a TOM save (`export_save`, `export_text`)."""
+"""The event as a TOM save (`export_save`, `export_text`).
+
+A two-day event's cut to day 2: none of TOM's saves (`../shared/data/tom-exports/tdf/`,
+TOM 1.74–1.86) has a day, a phase or a second Swiss stage; a pod's rounds are one Swiss
+run, then the top cut, and the one way a save says "no longer paired after round R" is
+`<dropped status="1" round="R">`. So a day-1 finisher (`Registration.finished_on_day_one`)
+is written as TOM reads one: dropped after their pod's day-1 rounds, stamped when day 2 was
+paired, with no day-2 match; the places in `<standings>` are the site's (day-1 finishers
+below every day-2 player). TOM's own standings would cap such a player's win rate as a drop's
+(75 %); the site's do not (`rules.standings`, "finished"), and the save's places are the
+site's. A save read back into the site sees these players as drops."""
 
 from __future__ import annotations
 
@@ -62,6 +72,13 @@ class _Exporter:
         swiss = [r for r in self.rounds if r.stage == Round.Stage.SWISS]
         if self.offset is None:
             self.offset = max((r.number for r in swiss), default=0)
+        # Two-day events: each day-1 finisher's last round (their pod's day 1) and when day
+        # 2 was paired (the cut), written as TOM's drop (the module docstring).
+        self.day_one = match_services.frozen_on_day_one(event, self.regs)
+        day_two = next(
+            (r for r in swiss if self.day_one and r.number > min(self.day_one.values())), None
+        )
+        self.cut_at = day_two.created_at if day_two is not None else None
         self.changed_at = dict(
             ResultChange.objects.filter(match__round__event=event)
             .order_by("changed_at")
@@ -302,6 +319,10 @@ class _Exporter:
                     number = pod_swiss + number - self.offset
                 stamp = p.dropped.timestamp if p and p.dropped else tom_stamp(None)
                 dropped = tdf.Dropped(round=number, timestamp=stamp, status=1)
+            elif str(reg.pk) in self.day_one:  # below the day-2 cut: TOM's drop after day 1
+                dropped = tdf.Dropped(
+                    round=self.day_one[str(reg.pk)], timestamp=tom_stamp(self.cut_at), status=1
+                )
             byes = p.byes if p is not None else None
             if reg.has_earned_bye and not byes:
                 byes = 1
