@@ -90,6 +90,12 @@ def _calendar_url(request) -> str:
     return request.build_absolute_uri(reverse("my-calendar", args=[feed.token])) if feed else ""
 
 
+def _chosen(request) -> str:
+    """The language picked with the footer's switcher (the cookie), if any: the profile
+    form starts from it, so saving the profile keeps it."""
+    return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+
+
 def _with_language(response, code: str):
     """The profile's language becomes the reader's now (the cookie); none: the browser's."""
     if supported(code):
@@ -128,10 +134,10 @@ def profile(request, new_key: str = ""):
         form = ProfileForm(
             initial={"name": player.name, "player_id": player.player_id,
                      "birth_date": player.birth_date, "email": player.email or request.user.email,
-                     "language": player.language}
+                     "language": player.language or _chosen(request)}
         )  # fmt: skip
     else:
-        form = ProfileForm(initial={"email": request.user.email})
+        form = ProfileForm(initial={"email": request.user.email, "language": _chosen(request)})
     return render(
         request,
         "league/profile.html",

@@ -62,3 +62,10 @@ def test_a_language_the_site_has_not_is_refused(client, ash):
     assert response.status_code == 200  # the form again, with its error
     ash.refresh_from_db()
     assert ash.language == ""
+
+
+def test_a_language_picked_with_the_switcher_is_where_the_profile_form_starts(client, ash):
+    client.force_login(ash.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"  # picked before signing in
+    page = client.get(reverse("profile")).content.decode()
+    assert '<option value="es" selected>' in page
