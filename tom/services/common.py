@@ -38,12 +38,10 @@ FLIPPED = {"a": "b", "b": "a", "tie": "tie", "double_loss": "double_loss"}
 MAX_SAVE_BYTES = 5 * 1024 * 1024
 
 
-def refusal(code: str, text: Text | str, *, status: int | None = None) -> DomainError:
-    """A `DomainError` whose message is `text` in the active language, keeping `text` (a
-    `rules.i18n.Text`) as `exc.text`: a refusal the worker stores with a save is worded
-    again in the organiser's language when shown (`TomSave.worded_detail`)."""
-    text = text if isinstance(text, Text) else verbatim(text)
-    exc = DomainError(code, word(text), status=status)
+def with_text(exc: DomainError, text: Text) -> DomainError:
+    """`exc` keeping `text` (a `rules.i18n.Text`; its message is `text` in the active
+    language) as `exc.text`: a refusal the worker stores with a save is worded again in the
+    organiser's language when shown (`TomSave.worded_detail`)."""
     exc.text = text
     return exc
 
@@ -55,11 +53,13 @@ def _at(element: str, message: Text | str) -> Text:
 
 
 def invalid(element: str, message: Text | str) -> DomainError:
-    return refusal("tdf-invalid", _at(element, message))
+    text = _at(element, message)
+    return with_text(DomainError("tdf-invalid", word(text)), text)
 
 
 def contradicts(element: str, message: Text | str) -> DomainError:
-    return refusal("tdf-contradicts", _at(element, message), status=409)
+    text = _at(element, message)
+    return with_text(DomainError("tdf-contradicts", word(text), status=409), text)
 
 
 # --- the save as JSON (TomEvent.save_data) --------------------------------------------

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from decks.findings_text import word
 from decks.models import Format
 from decks.services import ensure_default_formats
 from league import permissions
@@ -24,7 +25,7 @@ from rules.i18n import gettext_noop, say
 
 from .. import tdf
 from ..models import TomEvent, TomUpload
-from .common import SaveDiffers, contradicts, pairing_words, read_save, refusal, to_json
+from .common import SaveDiffers, contradicts, pairing_words, read_save, to_json, with_text
 from .comparison import compare_standings
 from .replay import Replay
 
@@ -99,11 +100,8 @@ def import_save(
                 Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
             )
             if not permissions.can(by_user, event, "manage-event"):
-                raise refusal(
-                    "not-allowed",
-                    say(gettext_noop("Only the event's organisers can import a TOM save.")),
-                    status=403,
-                )
+                text = say(gettext_noop("Only the event's organisers can import a TOM save."))
+                raise with_text(DomainError("not-allowed", word(text), status=403), text)
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
             tom = TomEvent.objects.filter(event=event).first()
