@@ -5,6 +5,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.validators import RegexValidator
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from decks.parser import MAX_PASTE_CHARS
@@ -217,6 +218,10 @@ class EventForm(forms.ModelForm):
         self.fields["time_zone"].widget = forms.Select(
             choices=[("", _("The site's time zone")), *((z, z) for z in TIME_ZONES)]
         )
+        # The seeded formats' and editions' names are msgids (decks.formats,
+        # league.edition_seeds): the lists say them in the reader's language, as pages do.
+        for name in ("format", "rule_edition"):
+            self.fields[name].label_from_instance = lambda row: gettext(str(row))
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or self.instance.language
@@ -276,7 +281,10 @@ class EventSearchForm(forms.Form):
     def __init__(self, *args, leagues=(), formats=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["league"].choices = [("", _("Every league")), *leagues]
-        self.fields["format"].choices = [("", _("Every format")), *formats]
+        self.fields["format"].choices = [
+            ("", _("Every format")),
+            *((value, gettext(str(label))) for value, label in formats),
+        ]
         statuses = [(s, label) for s, label in Event.Status.choices if s != Event.Status.DRAFT]
         self.fields["status"].choices = [("", _("Any status")), *statuses]
 

@@ -14,6 +14,7 @@ from datetime import timedelta
 from itertools import groupby
 
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -193,8 +194,10 @@ def overtime(round_, *, now=None, extra_minutes: int = 0) -> dict | None:
         over = called + timedelta(minutes=end.overtime_minutes)
         seconds = max(0, int((over - now).total_seconds()))
     return {
-        "turns": end.turns
-        or ngettext("%(count)s more turn", "%(count)s more turns", end.extra_turns)
+        # The edition's own words are a marked msgid (rules.editions); said in the reader's.
+        "turns": _(end.turns)
+        if end.turns
+        else ngettext("%(count)s more turn", "%(count)s more turns", end.extra_turns)
         % {"count": end.extra_turns},
         "minutes": end.overtime_minutes,
         "seconds": seconds,
@@ -299,3 +302,15 @@ def structure_lines(event: Event, pods) -> list[dict]:
             }
         )
     return lines
+
+
+def percent(value) -> str:
+    """A share (0–1: a win rate, OWP, OOWP) as people read it in their language: "61.00%",
+    "61,00 %". Something that is not a number is shown as it is."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value or "")
+    # (Django's number_format cuts the decimals; round first, as "{:.2f}" did.)
+    # Translators: a percentage; %(value)s is the number with its two decimals. Write it as your language does (fr/de: "61,00 %").
+    return _("%(value)s%%") % {"value": number_format(round(number * 100, 2), 2)}

@@ -33,7 +33,7 @@ from rules import topcut
 
 from .. import page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
-from ..presenters import DIVISION_NAMES, cut_stage, division_groups, structure_lines
+from ..presenters import DIVISION_NAMES, cut_stage, division_groups, percent, structure_lines
 
 
 def event_detail(request, event_id: int):
@@ -127,10 +127,6 @@ def event_dashboard(request, event_id: int):
     )
 
 
-def _percent(value) -> str:
-    return f"{float(value or 0) * 100:.2f}%"
-
-
 def chosen_snapshot(
     request, event: Event, staff: bool, *, rows: bool = True
 ) -> StandingsSnapshot | None:
@@ -201,7 +197,7 @@ def event_standings(request, event_id: int):
 def _final_table(event: Event) -> str:
     """The finished event's final places (`services.final_standings`), by division."""
     rows = [
-        {**row, "owp_pct": _percent(row["owp"]), "oowp_pct": _percent(row["oowp"])}
+        {**row, "owp_pct": percent(row["owp"] or 0), "oowp_pct": percent(row["oowp"] or 0)}
         for row in league_selectors.with_public_names(services.final_standings(event))
     ]
     if not rows:
@@ -228,7 +224,7 @@ def _final_table(event: Event) -> str:
 def _standings_table(event: Event, snapshot: StandingsSnapshot) -> str:
     rows = StandingsSnapshot.objects.values_list("rows", flat=True).get(pk=snapshot.pk)
     rows = [  # one table for every viewer, staff too: public names
-        {**row, "owp_pct": _percent(row.get("owp")), "oowp_pct": _percent(row.get("oowp"))}
+        {**row, "owp_pct": percent(row.get("owp") or 0), "oowp_pct": percent(row.get("oowp") or 0)}
         for row in league_selectors.with_public_names(rows)
     ]
     groups = division_groups(event, rows, key=lambda r: r.get("division", ""))

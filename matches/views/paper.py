@@ -22,7 +22,7 @@ from .. import selectors
 from ..models import Match, Round
 from ..paper.lists import Group, NameRow, StandingRow, TableRow, pairings_pdf, standings_pdf
 from ..paper.slips import Slip, SlipRules, slips_pdf
-from ..presenters import DIVISION_NAMES, division_groups
+from ..presenters import DIVISION_NAMES, division_groups, percent
 
 KINDS = ("by-table", "by-name", "slips")
 
@@ -122,10 +122,6 @@ def slip_rules(event: Event) -> SlipRules:
     return SlipRules(best_of=event.best_of, both_ways=both_ways, sudden_death=sudden)
 
 
-def _percent(value) -> str:
-    return f"{float(value) * 100:.2f}%" if isinstance(value, int | float) else str(value or "")
-
-
 @login_required
 @printed_in_event_language
 def round_paper(request, event_id: int, number: int, kind: str):
@@ -183,8 +179,8 @@ def standings_paper(request, event_id: int):
                 player_id=r.get("player_id", ""),
                 points=r["points"],
                 record=str(r.get("record", "")),
-                owp=_percent(r.get("owp")),
-                oowp=_percent(r.get("oowp")),
+                owp=percent(r.get("owp")),
+                oowp=percent(r.get("oowp")),
                 dropped=bool(r.get("dropped")),
             ),
         )

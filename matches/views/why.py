@@ -15,11 +15,8 @@ from rules.explain import explain
 
 from .. import selectors, services
 from ..models import Match
+from ..presenters import percent
 from .events import chosen_snapshot
-
-
-def _pct(value) -> str:
-    return f"{float(value) * 100:.2f}%"
 
 
 def standing_why(request, event_id: int, registration_id: int):
@@ -56,9 +53,9 @@ def standing_why(request, event_id: int, registration_id: int):
         {
             "line": x,
             "name": names.get(x.opponent, "?"),
-            "rate": _pct(x.win_rate),
-            "applied": _pct(x.applied),
-            "owp": _pct(x.owp) if x.owp is not None else "–",
+            "rate": percent(x.win_rate),
+            "applied": percent(x.applied),
+            "owp": percent(x.owp) if x.owp is not None else "–",
         }
         for x in why.opponents
     ]
@@ -74,14 +71,14 @@ def standing_why(request, event_id: int, registration_id: int):
             "row": row,
             "lines": lines,
             "why": why,
-            "owp": _pct(why.owp),
-            "oowp": _pct(why.oowp),
-            "owp_listed": _pct(row["owp"]),
-            "oowp_listed": _pct(row["oowp"]),
+            "owp": percent(why.owp),
+            "oowp": percent(why.oowp),
+            "owp_listed": percent(row["owp"]),
+            "oowp_listed": percent(row["oowp"]),
             "owp_agrees": abs(float(why.owp) - row["owp"]) < 0.00005,
             "oowp_agrees": abs(float(why.oowp) - row["oowp"]) < 0.00005,
-            "floor": _pct(why.floor),
-            "cap": _pct(why.cap),
+            "floor": percent(why.floor),
+            "cap": percent(why.cap),
             "neighbours": [r for r in above if r["points"] == row["points"]][-3:],
         },
     )
