@@ -54,3 +54,12 @@ def verdict_record(verdict) -> dict:
         "errors": [f.to_record() for f in verdict.errors],
         "warnings": [f.to_record() for f in verdict.warnings],
     }
+
+
+def word_stored(record: Mapping | None, english: str = "") -> str:
+    """Any stored `Text` (its JSON form, `Text.to_dict()`: an event-log summary, a result
+    note, a refusal kept with a save) in the active language; `english`, the text stored
+    beside it, when there is no template (rows written before templates were kept)."""
+    if not record:
+        return english
+    return word(Text.from_dict(record))

@@ -18,6 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.findings_text import word_stored
 from league.models import Event, Player, Registration
 from matches.models import Match, Round
 
@@ -93,6 +94,9 @@ class Penalty(models.Model):
     penalty = models.CharField(max_length=20, choices=wording.PENALTIES)
     prizes = models.PositiveSmallIntegerField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    # The note's template when the site wrote it (tardiness: `rules.i18n.Text.to_dict()`),
+    # worded at display in the reader's language; None for a judge's own words.
+    note_text = models.JSONField(null=True, blank=True)
     judge = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -112,6 +116,11 @@ class Penalty(models.Model):
     @property
     def label(self) -> str:
         return wording.penalty_label(self.penalty, self.prizes)
+
+    @property
+    def worded_note(self) -> str:
+        """The note in the active language (`note_text`), else as stored."""
+        return word_stored(self.note_text, self.note)
 
 
 class DeckCheck(models.Model):

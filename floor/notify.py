@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from league.notify import notify_staff
 from league.wording import full_stop
+from notifications.language import in_recipients_language
 from notifications.services import NotificationItem, notify
 
 from . import wording
@@ -25,10 +26,11 @@ def judge_called(call: JudgeCall) -> int:
         "judge-calls",
         kind="judge_call",
         key=f"judge-call:{call.pk}",
-        subject=_("%(event)s: judge call at table %(table)s")
-        % {"event": event.name, "table": table},
-        body=_("%(player)s at table %(table)s: %(reason)s")
-        % {"player": call.registration.player.name, "table": table, "reason": call.reason},
+        words=lambda: (
+            _("%(event)s: judge call at table %(table)s") % {"event": event.name, "table": table},
+            _("%(player)s at table %(table)s: %(reason)s")
+            % {"player": call.registration.player.name, "table": table, "reason": call.reason},
+        ),
         url=reverse("floor-queue", args=[event.pk]),
     )
 
@@ -44,6 +46,23 @@ def call_taken(call: JudgeCall) -> int:
     if caller is None:
         return 0
     event = call.event
+    with in_recipients_language(call.called_by or call.registration.player, event):
+        subject, body = _taken_words(call, event)
+    return notify(
+        kind="judge_call_taken",
+        items=[
+            NotificationItem(
+                recipient_id=caller,
+                key=f"judge-call:{call.pk}:{call.status}",
+                subject=subject[:200],
+                body=body,
+                url=reverse("match-detail", args=[call.match_id]),
+            )
+        ],
+    )
+
+
+def _taken_words(call: JudgeCall, event) -> tuple[str, str]:
     judge = call.taken_by or _("A judge")
     table = call.match.table
     if call.status == JudgeCall.Status.CLOSED:
@@ -66,18 +85,7 @@ def call_taken(call: JudgeCall) -> int:
         body = _(
             "%(judge)s took your call (“%(reason)s”) and is on the way to table %(table)s."
         ) % {"judge": judge, "reason": call.reason, "table": table}
-    return notify(
-        kind="judge_call_taken",
-        items=[
-            NotificationItem(
-                recipient_id=caller,
-                key=f"judge-call:{call.pk}:{call.status}",
-                subject=subject[:200],
-                body=body,
-                url=reverse("match-detail", args=[call.match_id]),
-            )
-        ],
-    )
+    return subject, body
 
 
 def penalty_issued(penalty: Penalty) -> int:
@@ -87,6 +95,23 @@ def penalty_issued(penalty: Penalty) -> int:
     if user_id is None:
         return 0
     event = penalty.event
+    with in_recipients_language(penalty.player, event):
+        subject, body = _penalty_words(penalty, event)
+    return notify(
+        kind="penalty",
+        items=[
+            NotificationItem(
+                recipient_id=user_id,
+                key=f"penalty:{penalty.pk}",
+                subject=subject[:200],
+                body=body,
+                url=reverse("my-penalties"),
+            )
+        ],
+    )
+
+
+def _penalty_words(penalty: Penalty, event) -> tuple[str, str]:
     words = {
         "penalty": penalty.label,
         "infraction": wording.infraction_label(penalty.infraction),
@@ -96,21 +121,12 @@ def penalty_issued(penalty: Penalty) -> int:
         body = _("%(penalty)s for %(infraction)s (round %(round)s, table %(table)s)") % words
     else:
         body = _("%(penalty)s for %(infraction)s") % words
-    body = f"{body}: {full_stop(penalty.note)}" if penalty.note else full_stop(body)
+    note = penalty.worded_note
+    body = f"{body}: {full_stop(note)}" if note else full_stop(body)
     if penalty.result_changed:
         body += " " + _("It changed the match's result.")
-    return notify(
-        kind="penalty",
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"penalty:{penalty.pk}",
-                subject=(
-                    _("%(event)s: %(penalty)s issued to you")
-                    % {"event": event.name, "penalty": penalty.label}
-                )[:200],
-                body=body,
-                url=reverse("my-penalties"),
-            )
-        ],
-    )
+    subject = _("%(event)s: %(penalty)s issued to you") % {
+        "event": event.name,
+        "penalty": penalty.label,
+    }
+    return subject, body

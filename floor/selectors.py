@@ -59,12 +59,12 @@ def penalty_history(
 
     def note(penalty: Penalty) -> str:
         if own:
-            return penalty.note
+            return penalty.worded_note
         if penalty.event_id not in notes_of:
             notes_of[penalty.event_id] = viewer is not None and permissions.can(
                 viewer, penalty.event, "penalties"
             )
-        return penalty.note if notes_of[penalty.event_id] else ""
+        return penalty.worded_note if notes_of[penalty.event_id] else ""
 
     history = {}
     for pk, items in by_player.items():

@@ -28,9 +28,10 @@ from matches import services as match_services
 from matches.models import Match, Round
 from rules import penalties as rules
 from rules.errors import DomainError
+from rules.i18n import Text
 from rules.results import GameResult
 
-from . import notify
+from . import notify, wording
 from .models import DeckCheck, JudgeCall, Penalty, TimeExtension
 
 MAX_EXTENSION_MINUTES = 30
@@ -55,14 +56,14 @@ def _user(user):
     return user if user is not None and user.is_authenticated else None
 
 
-def _log(match: Match, kind: str, by_user, summary: str, registrations, after: dict) -> None:
+def _log(match: Match, kind: str, by_user, summary: Text, registrations, after: dict) -> None:
     """The floor's row in the event log (`league.services.eventlog`), in the same
     transaction as the change."""
     eventlog.record(
         event=match.round.event_id,
         kind=kind,
         by_user=by_user,
-        summary=f"Round {match.round.number}, table {match.table}: {summary}",
+        summary=wording.at_table(match, summary),
         registrations=registrations,
         round_number=match.round.number,
         after=after,
@@ -98,7 +99,7 @@ def extend_time(*, match: Match, by_user, minutes: int, reason: str = "") -> Mat
         match,
         EventLogEntry.Kind.TIME_EXTENSION,
         by_user,
-        f"{minutes} more minutes.",
+        wording.more_minutes(int(minutes)),
         [match.player_a_id, match.player_b_id],
         {"minutes": int(minutes), "reason": reason[:MAX_REASON]},
     )
@@ -221,7 +222,7 @@ def issue_penalty(
     infraction: str,
     penalty: str,
     prizes: int | None = None,
-    note: str = "",
+    note: Text | str = "",
 ) -> Penalty:
     """Penalise the player on `side` ("a" or "b") of `match`.
 
@@ -241,7 +242,8 @@ def issue_penalty(
     reg = match.player_a if side == "a" else match.player_b if side == "b" else None
     if reg is None:
         raise DomainError("invalid-penalty", _("Choose the player at this table."))
-    note = (note or "").strip()[:200]
+    # A note the site wrote (tardiness) is a `Text`, kept to be worded for each reader.
+    note = note if isinstance(note, Text) else (note or "").strip()[:200]
     changed = False
     if rules.costs_games(penalty) and not match.is_bye:
         final = match.status == Match.Status.FINAL
@@ -258,13 +260,12 @@ def issue_penalty(
                 best_of=event.best_of,
             )
             payload = {"games": [{"outcome": g.outcome, "reason": g.reason} for g in games]}
-            label = rules.penalty_label(penalty)
             try:
                 match_services.set_result(
                     match=match,
                     by_user=by_user,
                     payload=payload,
-                    note=f"{label} for {reg.player.name}: {note}"[:200],
+                    note=wording.result_note(penalty, reg.player.name, note),
                 )
                 changed = True
             except DomainError as exc:
@@ -281,7 +282,8 @@ def issue_penalty(
         infraction=infraction,
         penalty=penalty,
         prizes=prizes or None,
-        note=note,
+        note=str(note)[:200],
+        note_text=note.to_dict() if isinstance(note, Text) else None,
         judge=_user(by_user),
         result_changed=changed,
     )
@@ -289,9 +291,9 @@ def issue_penalty(
         match,
         EventLogEntry.Kind.PENALTY,
         by_user,
-        f"{rules.penalty_label(penalty)} for {reg.player.name} ({infraction}).",
+        wording.penalty_for(penalty, reg.player.name, infraction),
         [reg],
-        {"infraction": infraction, "penalty": penalty, "prizes": prizes, "note": note},
+        {"infraction": infraction, "penalty": penalty, "prizes": prizes, "note": str(note)},
     )
     if penalty == rules.DISQUALIFICATION and reg.is_active:
         # The judge's `penalties` action covers the drop a disqualification makes.
@@ -335,7 +337,7 @@ def record_deck_check(
         match,
         EventLogEntry.Kind.DECK_CHECK,
         by_user,
-        f"{reg.player.name}'s deck checked: {check.get_outcome_display().lower()}.",
+        wording.deck_checked(outcome, reg.player.name),
         [reg],
         {"outcome": outcome, "note": note},
     )

@@ -15,10 +15,12 @@ from django.utils.translation import ngettext
 from league import services as league_services
 from league.editions import event_edition
 from matches.models import Match
+from notifications.language import for_each_recipient
 from notifications.services import NotificationItem, notify
 from rules import penalties as rules
 from rules.errors import DomainError
 
+from . import wording
 from .models import Penalty
 from .services import _lock_match, _require, issue_penalty
 
@@ -73,7 +75,7 @@ def mark_late(
         by_user=by_user,
         infraction="tardiness",
         penalty=rules.MATCH_LOSS,
-        note=f"{late} minutes late" + ("; never arrived" if never_arrived else ""),
+        note=wording.tardiness_note(late, never_arrived=never_arrived),
     )
     reg.refresh_from_db()
     if never_arrived and rule.drop_if_absent and reg.is_active:
@@ -84,7 +86,23 @@ def mark_late(
 
 def _tell_players(match: Match, late_reg, minutes: int, *, dropped: bool) -> None:
     event = match.round.event
-    name = late_reg.player.name
+    players = [r for r in (match.player_a, match.player_b) if r is not None and r.player.user_id]
+    items = for_each_recipient(
+        players,
+        event,
+        lambda reg: NotificationItem(
+            recipient_id=reg.player.user_id,
+            key=f"tardiness:{match.pk}:{late_reg.pk}:{reg.pk}",
+            subject=_("%(event)s: round %(round)s, table %(table)s")
+            % {"event": event.name, "round": match.round.number, "table": match.table},
+            body=_late_words(match, late_reg.player.name, minutes, dropped=dropped),
+            url=reverse("match-detail", args=[match.pk]),
+        ),
+    )
+    notify(kind="result_reported", items=items)
+
+
+def _late_words(match: Match, name: str, minutes: int, *, dropped: bool) -> str:
     # Translators: "match loss" is the official Play! Pokémon penalty term.
     body = ngettext(
         "%(name)s was %(count)s minute late at table %(table)s: a match loss (tardiness).",
@@ -93,16 +111,4 @@ def _tell_players(match: Match, late_reg, minutes: int, *, dropped: bool) -> Non
     ) % {"name": name, "count": minutes, "table": match.table}
     if dropped:
         body += " " + _("%(name)s never arrived and is dropped from the event.") % {"name": name}
-    items = [
-        NotificationItem(
-            recipient_id=reg.player.user_id,
-            key=f"tardiness:{match.pk}:{late_reg.pk}:{reg.pk}",
-            subject=_("%(event)s: round %(round)s, table %(table)s")
-            % {"event": event.name, "round": match.round.number, "table": match.table},
-            body=body,
-            url=reverse("match-detail", args=[match.pk]),
-        )
-        for reg in (match.player_a, match.player_b)
-        if reg is not None and reg.player.user_id
-    ]
-    notify(kind="result_reported", items=items)
+    return body

@@ -7,6 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.findings_text import word_stored
+
 
 class EventLogEntry(models.Model):
     """One change to an event that is not play itself (`league.services.eventlog.record`):
@@ -39,6 +41,9 @@ class EventLogEntry(models.Model):
         "league.Registration", blank=True, related_name="log_entries"
     )
     summary = models.CharField(max_length=300)
+    # The summary's message template and parameters (`rules.i18n.Text.to_dict()`), worded
+    # at display in the reader's language; None on rows written before (their English).
+    summary_text = models.JSONField(null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
@@ -49,3 +54,8 @@ class EventLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id} {self.kind} at {self.at:%Y-%m-%d %H:%M}"
+
+    @property
+    def worded_summary(self) -> str:
+        """The summary in the active language (`summary_text`), else as stored."""
+        return word_stored(self.summary_text, self.summary)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.parser import MAX_PASTE_CHARS
 
 from . import services
+from .languages import language_choices
 from .models import Event
 from .public_record import TIME_ZONES
 
@@ -95,6 +96,12 @@ class ProfileForm(forms.Form):
         required=False,
         help_text=EMAIL_HELP,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=lambda: [("", _("The browser's language")), *language_choices()],
+        help_text=_("Pages and e-mails in this language."),
     )
 
     def clean_birth_date(self):

@@ -3,39 +3,46 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from decks.findings_text import word_record
+from notifications.language import for_each_recipient, in_recipients_language
 from notifications.services import NotificationItem, notify
 
 from . import permissions
 from .models import DeckSubmission, Event, Registration
 
 
-def notify_staff(
-    event: Event, action: str, *, kind: str, key: str, subject: str, body: str, url: str
-) -> int:
+def notify_staff(event: Event, action: str, *, kind: str, key: str, words, url: str) -> int:
     """One notice to each account whose role at `event` allows `action`
     (`permissions.staff_user_ids`), keyed `<key>:staff:<user id>` so a retry sends nothing
-    twice. The one way staff are told of a dispute, the round clock or a judge call."""
-    return notify(
-        kind=kind,
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"{key}:staff:{user_id}",
-                subject=subject[:200],
-                body=body,
-                url=url,
-            )
-            for user_id in permissions.staff_user_ids(event, action)
-        ],
+    twice. The one way staff are told of a dispute, the round clock or a judge call.
+    `words()` gives (subject, body); it is called for each staff member in their language
+    (else the event's) and the event's time zone."""
+    staff = (
+        get_user_model()
+        .objects.filter(pk__in=permissions.staff_user_ids(event, action))
+        .select_related("player")
     )
+
+    def item(user) -> NotificationItem:
+        subject, body = words()
+        return NotificationItem(
+            recipient_id=user.pk,
+            key=f"{key}:staff:{user.pk}",
+            subject=subject[:200],
+            body=body,
+            url=url,
+        )
+
+    return notify(kind=kind, items=for_each_recipient(staff.order_by("pk"), event, item))
 
 
 def deck_verdict_notification(submission: DeckSubmission) -> int:
@@ -44,17 +51,8 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
     if user_id is None:
         return 0
     event = registration.event
-    names = {"version": submission.version, "event": event.name}
-    if submission.legal:
-        body = _("Your decklist (version %(version)s) for %(event)s is legal.") % names
-        subject = _("%(event)s: your deck is legal") % names
-    else:
-        reasons = "\n".join(f"- {word_record(e)}" for e in submission.verdict.get("errors", []))
-        body = _(
-            "Your decklist (version %(version)s) for %(event)s is not legal:\n"
-            "%(reasons)s\nFix it before the deck deadline."
-        ) % {**names, "reasons": reasons}
-        subject = _("%(event)s: your deck is not legal") % names
+    with in_recipients_language(registration.player, event):
+        subject, body = _verdict_words(submission, event)
     return notify(
         kind="deck_verdict",
         items=[
@@ -69,6 +67,21 @@ def deck_verdict_notification(submission: DeckSubmission) -> int:
     )
 
 
+def _verdict_words(submission: DeckSubmission, event) -> tuple[str, str]:
+    names = {"version": submission.version, "event": event.name}
+    if submission.legal:
+        body = _("Your decklist (version %(version)s) for %(event)s is legal.") % names
+        subject = _("%(event)s: your deck is legal") % names
+    else:
+        reasons = "\n".join(f"- {word_record(e)}" for e in submission.verdict.get("errors", []))
+        body = _(
+            "Your decklist (version %(version)s) for %(event)s is not legal:\n"
+            "%(reasons)s\nFix it before the deck deadline."
+        ) % {**names, "reasons": reasons}
+        subject = _("%(event)s: your deck is not legal") % names
+    return subject, body
+
+
 def _registered_with_accounts(event):
     return (
         Registration.objects.filter(event=event, status__in=("registered", "checked_in"))
@@ -80,8 +93,8 @@ def _registered_with_accounts(event):
 
 def deck_deadline_reminders(event, *, hours: int) -> int:
     url = reverse("deck-submit", args=[event.pk])
-    items = []
-    for reg in _registered_with_accounts(event):
+
+    def item(reg) -> NotificationItem:
         latest = max(reg.deck_submissions.all(), key=lambda s: s.version, default=None)
         if latest is None:
             state = _("You have not registered a decklist yet.")
@@ -94,27 +107,27 @@ def deck_deadline_reminders(event, *, hours: int) -> int:
                 "Your registered list (version %(version)s) is NOT legal: fix it before the "
                 "deadline."
             ) % {"version": latest.version}
-        items.append(
-            NotificationItem(
-                recipient_id=reg.player.user_id,
-                key=f"deadline:{hours}h:event:{event.pk}:reg:{reg.pk}",
-                subject=(
-                    ngettext(
-                        "%(event)s: deck deadline in %(hours)s hour",
-                        "%(event)s: deck deadline in %(hours)s hours",
-                        hours,
-                    )
-                    % {"event": event.name, "hours": hours}
-                )[:200],
-                body=_("Decklists for %(event)s lock at %(deadline)s. %(state)s")
-                % {
-                    "event": event.name,
-                    "deadline": date_format(event.deck_deadline, "Y-m-d H:i T"),
-                    "state": state,
-                },
-                url=url,
-            )
+        return NotificationItem(
+            recipient_id=reg.player.user_id,
+            key=f"deadline:{hours}h:event:{event.pk}:reg:{reg.pk}",
+            subject=(
+                ngettext(
+                    "%(event)s: deck deadline in %(hours)s hour",
+                    "%(event)s: deck deadline in %(hours)s hours",
+                    hours,
+                )
+                % {"event": event.name, "hours": hours}
+            )[:200],
+            body=_("Decklists for %(event)s lock at %(deadline)s. %(state)s")
+            % {
+                "event": event.name,
+                "deadline": date_format(timezone.localtime(event.deck_deadline), "Y-m-d H:i T"),
+                "state": state,
+            },
+            url=url,
         )
+
+    items = for_each_recipient(_registered_with_accounts(event), event, item)
     return notify(kind="deck_deadline_reminder", items=items)
 
 
@@ -122,17 +135,21 @@ def event_starting(event) -> int:
     url = reverse("event-detail", args=[event.pk])
     return notify(
         kind="event_starting",
-        items=[
-            NotificationItem(
+        items=for_each_recipient(
+            _registered_with_accounts(event),
+            event,
+            lambda reg: NotificationItem(
                 recipient_id=reg.player.user_id,
                 key=f"starting:event:{event.pk}:reg:{reg.pk}",
                 subject=(_("%(event)s starts soon") % {"event": event.name})[:200],
                 body=_("%(event)s starts at %(time)s. Check in with the staff when you arrive.")
-                % {"event": event.name, "time": date_format(event.starts_at, "H:i T")},
+                % {
+                    "event": event.name,
+                    "time": date_format(timezone.localtime(event.starts_at), "H:i T"),
+                },
                 url=url,
-            )
-            for reg in _registered_with_accounts(event)
-        ],
+            ),
+        ),
     )
 
 

@@ -53,6 +53,8 @@ class CorrectionInputSerializer(serializers.Serializer):
 class LogEntrySerializer(serializers.ModelSerializer):
     by = serializers.StringRelatedField()
     registrations = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    # In the request's language (the row keeps its template; older rows their English).
+    summary = serializers.CharField(source="worded_summary", read_only=True)
 
     class Meta:
         model = EventLogEntry

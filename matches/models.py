@@ -22,6 +22,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.findings_text import word_stored
 from league.bulk_writes import AnnouncedQuerySet
 from league.models import Event, Registration
 
@@ -233,6 +234,9 @@ class ResultChange(models.Model):
     before = models.JSONField(null=True)
     after = models.JSONField()
     note = models.CharField(max_length=200, blank=True)
+    # The note's template when the site wrote it (`rules.i18n.Text.to_dict()`), worded at
+    # display in the reader's language; None for a note a person typed and older rows.
+    note_text = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["match_id", "changed_at", "id"]
@@ -241,6 +245,11 @@ class ResultChange(models.Model):
         return (
             f"change of match {self.match_id} by {self.source} at {self.changed_at:%Y-%m-%d %H:%M}"
         )
+
+    @property
+    def worded_note(self) -> str:
+        """The note in the active language (`note_text`), else as stored."""
+        return word_stored(self.note_text, self.note)
 
 
 class StandingsSnapshot(models.Model):

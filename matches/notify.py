@@ -6,15 +6,19 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format, time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from decks.findings_text import word
 from league.models import Event, Registration
 from league.notify import notify_staff
 from league.public_record import public_name
 from league.wording import full_stop
-from notifications.language import in_recipients_language
+from notifications.language import for_each_recipient, in_recipients_language
 from notifications.services import NotificationItem, notify
+from rules.i18n import Text
 
 from .models import Match, Round
 from .presenters import match_result_text
@@ -67,6 +71,7 @@ def pairings_published(round_: Round) -> int:
                         _("Round %(number)s of %(event)s: table %(table)s against %(opponent)s")
                         % {**params, "opponent": _name(other)}
                     )
+                body = f"{_published(round_)} {body}"
                 subject = (_("%(event)s: round %(number)s pairings") % params)[:200]
             items.append(
                 NotificationItem(
@@ -78,6 +83,16 @@ def pairings_published(round_: Round) -> int:
                 )
             )
     return notify(kind="pairings_published", items=items)
+
+
+def _published(round_: Round) -> str:
+    """When the pairings went up, in the reader's words and the event's time zone (inside
+    `in_recipients_language`)."""
+    at = timezone.localtime(round_.published_at or timezone.now())
+    return _("Pairings published on %(date)s at %(time)s.") % {
+        "date": date_format(at, "DATE_FORMAT"),
+        "time": time_format(at, "TIME_FORMAT"),
+    }
 
 
 def result_reported(match: Match, *, reported_by_side: str, report_id: int) -> int:
@@ -115,39 +130,32 @@ def result_reported_item(
 
 
 def result_disputed(match: Match, *, report_id: int) -> int:
+    """The staff who enter results (each in their own language)."""
     event = match.round.event
-    with in_recipients_language(None, event):  # the staff's: the event's language
-        return _disputed(match, event, report_id)
 
+    def words() -> tuple[str, str]:
+        subject = _("%(event)s: disputed result at table %(table)s") % {
+            "event": event.name,
+            "table": match.table,
+        }
+        body = _(
+            "%(a)s and %(b)s reported different results in round %(number)s. "
+            "Please decide the result."
+        ) % {
+            "a": _full_name(match.player_a),
+            "b": _full_name(match.player_b),
+            "number": match.round.number,
+        }
+        return subject, body
 
-def _disputed(match: Match, event: Event, report_id: int) -> int:
     return notify_staff(
         event,
         "enter-results",
         kind="result_reported",
         key=f"disputed:match:{match.pk}:report:{report_id}",
-        subject=_("%(event)s: disputed result at table %(table)s")
-        % {"event": event.name, "table": match.table},
-        body=_(
-            "%(a)s and %(b)s reported different results in round %(number)s. "
-            "Please decide the result."
-        )
-        % {
-            "a": _full_name(match.player_a),
-            "b": _full_name(match.player_b),
-            "number": match.round.number,
-        },
+        words=words,
         url=reverse("match-detail", args=[match.pk]),
     )
-
-
-def _in_languages(regs, event, make) -> list[NotificationItem]:
-    """`make(reg)` for each registration, worded in that player's language."""
-    items = []
-    for reg in regs:
-        with in_recipients_language(reg.player, event):
-            items.append(make(reg))
-    return items
 
 
 def _players(match: Match) -> list:
@@ -160,7 +168,7 @@ def _players(match: Match) -> list:
 
 def dispute_resolved(match: Match) -> int:
     change_count = match.changes.count()
-    items = _in_languages(
+    items = for_each_recipient(
         _players(match),
         match.round.event,
         lambda reg: NotificationItem(
@@ -180,14 +188,19 @@ def dispute_resolved(match: Match) -> int:
     return notify(kind="dispute_resolved", items=items)
 
 
-def result_changed(match: Match, *, why: str = "") -> int:
+def _why(why: Text | str) -> str:
+    """A result change's note (a penalty's, a `Text`) in the active language, as a sentence."""
+    text = word(why) if isinstance(why, Text) else why
+    return f" {text.rstrip('.: ')}." if text else ""
+
+
+def result_changed(match: Match, *, why: Text | str = "") -> int:
     """Both players: the staff changed a result that stood, or a penalty changed it (`why`
     says which penalty, for whom). Keyed by the match's change count, so a retry sends
     nothing twice."""
     change_count = match.changes.count()
     event = match.round.event
-    reason = f" {why.rstrip('.: ')}." if why else ""
-    items = _in_languages(
+    items = for_each_recipient(
         _players(match),
         event,
         lambda reg: NotificationItem(
@@ -201,7 +214,7 @@ def result_changed(match: Match, *, why: str = "") -> int:
                 _("The result of your match at table %(table)s is now %(result)s")
                 % {"table": match.table, "result": match_result_text(match)}
             )
-            + reason,
+            + _why(why),
             url=reverse("match-detail", args=[match.pk]),
         ),
     )
@@ -236,15 +249,12 @@ def round_clock(round_: Round, *, stage: str, missing: int) -> int:
     time is up (`stage="time"`)."""
     event = round_.event
     params = {"event": event.name, "number": round_.number, "missing": missing}
-    with in_recipients_language(None, event):  # the staff's: the event's language
-        subject, body = _clock_words(round_, stage, params)
     return notify_staff(
         event,
         "enter-results",
         kind="round_clock",
         key=f"clock:round:{round_.pk}:{stage}",
-        subject=subject,
-        body=body,
+        words=lambda: _clock_words(round_, stage, params),
         url=reverse("event-dashboard", args=[event.pk]),
     )
 
@@ -257,7 +267,7 @@ def _clock_words(round_: Round, stage: str, params: dict) -> tuple[str, str]:
             "Round %(number)s ends at %(time)s. %(missing)s result(s) still missing.",
             "Round %(number)s ends at %(time)s. %(missing)s result(s) still missing.",
             missing,
-        ) % {**params, "time": f"{round_.ends_at:%H:%M}"}
+        ) % {**params, "time": time_format(timezone.localtime(round_.ends_at), "H:i")}
     else:
         subject = _("%(event)s: time in round %(number)s") % params
         body = (
@@ -328,7 +338,7 @@ def round_cancelled(round_: Round, matches: list[Match]) -> int:
         for me in (m.player_a, m.player_b)
         if me is not None and me.player.user_id is not None
     ]
-    items = _in_languages(
+    items = for_each_recipient(
         players,
         event,
         lambda me: NotificationItem(

@@ -66,3 +66,15 @@ def in_event_language(event) -> Iterator[str]:
     event's language and time zone."""
     with in_recipients_language(None, event) as language:
         yield language
+
+
+def for_each_recipient(recipients, event, make) -> list:
+    """`make(recipient)` for each of `recipients` (users, player profiles, registrations:
+    anything `for_user` reads, a registration by its `player`), each inside
+    `in_recipients_language(recipient, event)`: the one way an app words a notification
+    per recipient."""
+    made = []
+    for recipient in recipients:
+        with in_recipients_language(getattr(recipient, "player", recipient), event):
+            made.append(make(recipient))
+    return made

@@ -66,8 +66,8 @@ def _english_plural(singular: str, plural: str, n: int) -> str:
 class Text:
     """A message template and its parameters (see the module docstring).
 
-    `parts` set: the parts rendered one after another, joined by a space (several whole
-    sentences); `is_verbatim`: `msgid` is already words (a finding made from a plain
+    `parts` set: the parts rendered one after another, joined by `joiner` (a space: several
+    whole sentences; "; " a list of items); `is_verbatim`: `msgid` is already words (a finding made from a plain
     string, e.g. in a test) and is shown as it is, untranslated.
     """
 
@@ -77,6 +77,7 @@ class Text:
     count: int | None = None
     parts: tuple[Text, ...] = ()
     is_verbatim: bool = False
+    joiner: str = " "
 
     def render(
         self, translate: Gettext = _english, translate_plural: Ngettext = _english_plural
@@ -84,7 +85,7 @@ class Text:
         """The words, with `translate` (a gettext) and `translate_plural` (an ngettext);
         English without them."""
         if self.parts:
-            return " ".join(part.render(translate, translate_plural) for part in self.parts)
+            return self.joiner.join(part.render(translate, translate_plural) for part in self.parts)
         if self.is_verbatim:
             return self.msgid
         if self.plural:
@@ -118,7 +119,8 @@ class Text:
 
     def to_dict(self) -> dict[str, object]:
         if self.parts:
-            return {"parts": [part.to_dict() for part in self.parts]}
+            out = {"parts": [part.to_dict() for part in self.parts]}
+            return out | ({"joiner": self.joiner} if self.joiner != " " else {})
         if self.is_verbatim:
             return {"verbatim": self.msgid}
         out: dict[str, object] = {"msgid": self.msgid}
@@ -134,7 +136,8 @@ class Text:
     @classmethod
     def from_dict(cls, data: Mapping) -> Text:
         if "parts" in data:
-            return cls("", parts=tuple(cls.from_dict(part) for part in data["parts"]))
+            parts = tuple(cls.from_dict(part) for part in data["parts"])
+            return cls("", parts=parts, joiner=str(data.get("joiner", " ")))
         if "verbatim" in data:
             return verbatim(str(data["verbatim"]))
         params = tuple(

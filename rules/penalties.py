@@ -17,22 +17,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import RulesError
-from .i18n import gettext_noop, ngettext
 from .results import GameResult
 
-#: (code, label): the infraction categories of the penalty guidelines. Labels are marked for
-#: the catalogues (`rules.i18n`); the site translates them at display by their English.
+#: (code, label): the infraction categories of the penalty guidelines. The labels are the
+#: English; the site's words for them (translatable, one recipe) are in floor/wording.py.
 INFRACTIONS: tuple[tuple[str, str], ...] = (
-    ("tardiness", gettext_noop("Tardiness")),
-    ("procedural-minor", gettext_noop("Procedural Error – Minor")),
-    ("procedural-major", gettext_noop("Procedural Error – Major")),
-    ("deck-decklist", gettext_noop("Deck/Decklist problem")),
-    ("marked-cards", gettext_noop("Marked cards")),
-    ("slow-play", gettext_noop("Slow play")),
-    ("unsporting-minor", gettext_noop("Unsporting Conduct – Minor")),
-    ("unsporting-major", gettext_noop("Unsporting Conduct – Major")),
-    ("unsporting-severe", gettext_noop("Unsporting Conduct – Severe")),
-    ("cheating", gettext_noop("Cheating")),
+    ("tardiness", "Tardiness"),
+    ("procedural-minor", "Procedural Error – Minor"),
+    ("procedural-major", "Procedural Error – Major"),
+    ("deck-decklist", "Deck/Decklist problem"),
+    ("marked-cards", "Marked cards"),
+    ("slow-play", "Slow play"),
+    ("unsporting-minor", "Unsporting Conduct – Minor"),
+    ("unsporting-major", "Unsporting Conduct – Major"),
+    ("unsporting-severe", "Unsporting Conduct – Severe"),
+    ("cheating", "Cheating"),
 )
 
 CAUTION = "caution"
@@ -44,12 +43,12 @@ DISQUALIFICATION = "disqualification"
 
 #: (code, label), least to most severe.
 PENALTIES: tuple[tuple[str, str], ...] = (
-    (CAUTION, gettext_noop("Caution")),
-    (WARNING, gettext_noop("Warning")),
-    (PRIZE, gettext_noop("Prize penalty")),
-    (GAME_LOSS, gettext_noop("Game loss")),
-    (MATCH_LOSS, gettext_noop("Match loss")),
-    (DISQUALIFICATION, gettext_noop("Disqualification")),
+    (CAUTION, "Caution"),
+    (WARNING, "Warning"),
+    (PRIZE, "Prize penalty"),
+    (GAME_LOSS, "Game loss"),
+    (MATCH_LOSS, "Match loss"),
+    (DISQUALIFICATION, "Disqualification"),
 )
 
 INFRACTION_LABELS = dict(INFRACTIONS)
@@ -73,9 +72,7 @@ def check_penalty(infraction: str, penalty: str, prizes: int | None) -> None:
 
 def penalty_label(penalty: str, prizes: int | None = None) -> str:
     if penalty == PRIZE and prizes:
-        return ngettext(
-            "Prize penalty (%(count)s Prize)", "Prize penalty (%(count)s Prizes)", prizes
-        ) % {"count": prizes}
+        return f"Prize penalty ({prizes} Prize{'' if prizes == 1 else 's'})"
     return PENALTY_LABELS.get(penalty, penalty)
 
 

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.findings_text import word_stored
 from league.models import Event
 
 
@@ -106,3 +107,10 @@ class TomSave(models.Model):
 
     def __str__(self) -> str:
         return f"TOM save {self.sha256[:10]} for event {self.event_id} ({self.status})"
+
+    @property
+    def worded_detail(self) -> str:
+        """A refusal's message in the active language (`outcome["detail_text"]`, the
+        template the worker kept); older saves: as stored."""
+        outcome = self.outcome or {}
+        return word_stored(outcome.get("detail_text"), outcome.get("detail", ""))

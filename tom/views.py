@@ -47,7 +47,9 @@ def tom_upload(request, event_id: int):
         return redirect("tom-event", event.pk)
     if upload.size > services.MAX_SAVE_BYTES:
         messages.error(
-            request, "tdf-invalid: file: " + _("the file is too large to be a TOM save.")
+            request,
+            _("Nothing was changed. %(why)s")
+            % {"why": "file: " + _("the file is too large to be a TOM save.")},  # an element name
         )
         return redirect("tom-event", event.pk)
     try:

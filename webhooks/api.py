@@ -16,6 +16,8 @@ from .models import WebhookDelivery, WebhookEndpoint
 class WebhookEndpointSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     events = serializers.ListField(child=serializers.CharField(), read_only=True)
+    # In the request's language (older rows: as stored).
+    paused_reason = serializers.CharField(source="worded_pause", read_only=True)
 
     class Meta:
         model = WebhookEndpoint
@@ -34,6 +36,9 @@ class WebhookEndpointSerializer(serializers.ModelSerializer):
 
 
 class WebhookDeliverySerializer(serializers.ModelSerializer):
+    # In the request's language (older rows: as stored).
+    last_error = serializers.CharField(source="worded_error", read_only=True)
+
     class Meta:
         model = WebhookDelivery
         fields = [

@@ -22,6 +22,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
+from decks.findings_text import word_stored
 from league.models import League
 
 from . import events
@@ -44,6 +45,8 @@ class WebhookEndpoint(models.Model):
     consecutive_failures = models.PositiveIntegerField(default=0)
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_reason = models.CharField(max_length=300, blank=True)
+    # Its template and parameters (`rules.i18n.Text.to_dict()`), worded for the reader.
+    paused_reason_text = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["league", "created_at", "id"]
@@ -54,6 +57,11 @@ class WebhookEndpoint(models.Model):
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None
+
+    @property
+    def worded_pause(self) -> str:
+        """Why it was paused, in the active language (else as stored)."""
+        return word_stored(self.paused_reason_text, self.paused_reason)
 
     @property
     def event_labels(self) -> list[str]:
@@ -87,6 +95,8 @@ class WebhookDelivery(models.Model):
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     last_response = models.TextField(blank=True, help_text="The start of the last answer.")
     last_error = models.TextField(blank=True)
+    # Its template and parameters (`rules.i18n.Text.to_dict()`), worded for the reader.
+    last_error_text = models.JSONField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -101,3 +111,8 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.endpoint} ({self.status})"
+
+    @property
+    def worded_error(self) -> str:
+        """The last error in the active language (else as stored)."""
+        return word_stored(self.last_error_text, self.last_error)

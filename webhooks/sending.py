@@ -20,15 +20,17 @@ import json
 import logging
 from dataclasses import dataclass
 
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, JSONField, Q, Value, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from notifications import leases
+from notifications.language import for_each_recipient
 from notifications.models import NotificationKind
 from notifications.services import NotificationItem, notify
 from rules.errors import DomainError
+from rules.i18n import Text, ngettext, say, verbatim
 
 from . import events as webhook_events
 from . import signing, targets, transport
@@ -119,7 +121,8 @@ def _post(delivery: WebhookDelivery) -> transport.Answer:
     try:
         target = targets.resolve_url(endpoint.url)
     except DomainError as exc:
-        return transport.Answer(None, "", f"{exc.code}: {exc.message}")
+        error = verbatim(f"{exc.code}: {exc.message}")
+        return transport.Answer(None, "", str(error), error)
     body = body_for(delivery)
     headers = signing.headers(
         secret=endpoint.secret,
@@ -153,6 +156,7 @@ def deliver(delivery_pk: int) -> Attempt:
         "last_status_code": answer.status,
         "last_response": answer.text[:RESPONSE_KEPT_CHARS],
         "last_error": answer.error,
+        "last_error_text": answer.error_text.to_dict() if answer.error_text else None,
     }
     if not answer.error:
         if not leases.finish(
@@ -183,20 +187,29 @@ def deliver(delivery_pk: int) -> Attempt:
         recorded = retry_in is not None
     if not recorded:
         return Attempt("gone")
-    paused = count_failure(delivery.endpoint, answer.error)
+    paused = count_failure(delivery.endpoint, answer.error_text or verbatim(answer.error))
     if retry_in is None:
         return Attempt("failed")
     return Attempt("paused" if paused else "retry", retry_in)
 
 
-def count_failure(endpoint: WebhookEndpoint, error: str) -> bool:
+def count_failure(endpoint: WebhookEndpoint, error: Text | str) -> bool:
     """Count one failed attempt on `endpoint` and pause it when the count reaches
     `WEBHOOK_PAUSE_AFTER_FAILURES`: one conditional UPDATE, in its own transaction, with no
     lock taken before it (see the module docstring). Tells the organisers when this call
     paused it. Returns whether the endpoint is paused (False if it was deleted)."""
     limit = int(leases.setting("WEBHOOK_PAUSE_AFTER_FAILURES", 10))
     now = timezone.now()
-    reason = f"{limit} failed attempts in a row; the last: {error}"[:300]
+    why = say(
+        ngettext(
+            "%(count)s failed attempt in a row; the last: %(error)s",
+            "%(count)s failed attempts in a row; the last: %(error)s",
+            limit,
+        ),
+        count=limit,
+        error=error,
+    )
+    reason, reason_text = str(why)[:300], why.to_dict()
     # The SET expressions read the row as it was: `consecutive_failures` before the + 1.
     reaches = When(paused_at__isnull=True, consecutive_failures__gte=limit - 1, then=Value(now))
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
@@ -206,12 +219,21 @@ def count_failure(endpoint: WebhookEndpoint, error: str) -> bool:
             When(paused_at__isnull=True, consecutive_failures__gte=limit - 1, then=Value(reason)),
             default=F("paused_reason"),
         ),
+        paused_reason_text=Case(
+            When(
+                paused_at__isnull=True,
+                consecutive_failures__gte=limit - 1,
+                then=Value(reason_text, output_field=JSONField()),
+            ),
+            default=F("paused_reason_text"),
+        ),
     )
     paused_at = (
         WebhookEndpoint.objects.filter(pk=endpoint.pk).values_list("paused_at", flat=True).first()
     )
     if paused_at is not None and paused_at == now:
         endpoint.paused_at, endpoint.paused_reason = paused_at, reason
+        endpoint.paused_reason_text = reason_text
         _tell_organisers(endpoint)
     return paused_at is not None
 
@@ -222,18 +244,19 @@ def _tell_organisers(endpoint: WebhookEndpoint) -> None:
     stamp = int(endpoint.paused_at.timestamp())
     notify(
         kind=NotificationKind.WEBHOOK_PAUSED,
-        items=[
-            NotificationItem(
-                recipient_id=user_id,
-                key=f"webhook-paused:{endpoint.pk}:{stamp}:user:{user_id}",
+        items=for_each_recipient(
+            league.organisers.select_related("player").order_by("pk"),
+            None,
+            lambda user: NotificationItem(
+                recipient_id=user.pk,
+                key=f"webhook-paused:{endpoint.pk}:{stamp}:user:{user.pk}",
                 subject=_("Webhook paused: %(endpoint)s") % {"endpoint": endpoint},
                 body=_(
                     "%(league)s: the webhook to %(url)s kept failing and is paused "
                     "(%(reason)s). Its deliveries wait until you resume it."
                 )
-                % {"league": league.name, "url": endpoint.url, "reason": endpoint.paused_reason},
+                % {"league": league.name, "url": endpoint.url, "reason": endpoint.worded_pause},
                 url=link,
-            )
-            for user_id in league.organisers.values_list("pk", flat=True)
-        ],
+            ),
+        ),
     )

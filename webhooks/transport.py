@@ -24,6 +24,8 @@ import ssl
 import time
 from dataclasses import dataclass
 
+from rules.i18n import Text, gettext_noop, say, verbatim
+
 from .targets import Target
 
 #: Bytes of the body read to see that the answer is complete; the rest is not waited for.
@@ -32,9 +34,26 @@ BODY_READ_LIMIT = 64 * 1024
 
 @dataclass(frozen=True)
 class Answer:
+    """`error` is the English ('' for a delivery); `error_text` the same as a
+    `rules.i18n.Text`, kept to word it in the organiser's language when shown."""
+
     status: int | None
     text: str
     error: str
+    error_text: Text | None = None
+
+
+def _failed(text: Text, status: int | None = None, body: str = "") -> Answer:
+    return Answer(status, body, str(text), text)
+
+
+def _cut_off(status) -> Answer:
+    return _failed(
+        say(
+            gettext_noop("The answer was cut off before it was complete (HTTP %(status)s)."),
+            status=status,
+        )
+    )
 
 
 class DeadlineExceeded(TimeoutError):
@@ -124,7 +143,6 @@ def post(
     ('' for a complete 2xx answer)."""
     deadline = time.monotonic() + deadline_seconds
     sock = response = None
-    cut_off = "The answer was cut off before it was complete (HTTP {})."
     try:
         sock = _connect(target, deadline, connect_timeout)
         if target.scheme == "https":
@@ -141,7 +159,7 @@ def post(
         connection.endheaders(body)
         response = connection.getresponse()
         if not response.headers_complete:
-            return Answer(None, "", cut_off.format(response.status))
+            return _cut_off(response.status)
         data = b""
         while len(data) < BODY_READ_LIMIT:
             chunk = response.read(BODY_READ_LIMIT - len(data))
@@ -149,13 +167,18 @@ def post(
                 break
             data += chunk
         if response.length and len(data) < BODY_READ_LIMIT:  # closed before Content-Length
-            return Answer(None, "", cut_off.format(response.status))
+            return _cut_off(response.status)
     except DeadlineExceeded:
-        return Answer(None, "", f"No complete answer within {deadline_seconds:g} s.")
+        return _failed(
+            say(
+                gettext_noop("No complete answer within %(seconds)s s."),
+                seconds=f"{deadline_seconds:g}",
+            )
+        )
     except http.client.IncompleteRead:
-        return Answer(None, "", cut_off.format(response.status if response else "?"))
+        return _cut_off(response.status if response else "?")
     except (OSError, http.client.HTTPException, ValueError) as exc:
-        return Answer(None, "", f"{type(exc).__name__}: {exc}"[:1000])
+        return _failed(verbatim(f"{type(exc).__name__}: {exc}"[:1000]))
     finally:
         if response is not None:
             response.close()
@@ -163,10 +186,18 @@ def post(
             sock.close()
     charset = response.headers.get_content_charset() or "utf-8"
     text = data.decode(charset if _known(charset) else "utf-8", "replace")
-    error = "" if 200 <= response.status < 300 else f"HTTP {response.status}"
+    if 200 <= response.status < 300:
+        return Answer(response.status, text, "")
     if 300 <= response.status < 400:
-        error += " (redirects are not followed)"
-    return Answer(response.status, text, error)
+        return _failed(
+            say(
+                gettext_noop("HTTP %(status)s (redirects are not followed)"),
+                status=response.status,
+            ),
+            response.status,
+            text,
+        )
+    return _failed(verbatim(f"HTTP {response.status}"), response.status, text)
 
 
 def _host_header(target: Target) -> str:

@@ -110,7 +110,7 @@ def match_floor(request, match_id: int):
                 messages.success(
                     request,
                     _("%(penalty)s for %(player)s: %(note)s.")
-                    % {"penalty": made.label, "player": made.player.name, "note": made.note},
+                    % {"penalty": made.label, "player": made.player.name, "note": made.worded_note},
                 )
                 return redirect("floor-match", match.pk)
         status = 400

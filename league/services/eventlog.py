@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
+from rules.i18n import Text
 
 from ..event_log import EventLogEntry
 from ..models import Event, Registration
@@ -54,7 +55,7 @@ def record(
     event: Event | int,
     kind: str,
     by_user,
-    summary: str,
+    summary: Text | str,
     registrations: Iterable[Registration | int] = (),
     before=None,
     after=None,
@@ -62,7 +63,11 @@ def record(
     round_number: int | None = None,
 ) -> EventLogEntry:
     """Write one log row (and its players). Must run inside the caller's transaction.
-    Raises `reason-required` for a correction without a reason."""
+    Raises `reason-required` for a correction without a reason.
+
+    `summary` is a `rules.i18n.Text` (a marked template and its parameters): the row keeps
+    its English in `summary` and the template in `summary_text`, and the log shows it in
+    each reader's language (`EventLogEntry.worded_summary`)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("eventlog.record must run inside the change's transaction")
     kind = Kind(kind).value  # ValueError on an unknown kind: a caller's bug
@@ -70,7 +75,8 @@ def record(
         event_id=event if isinstance(event, int) else event.pk,
         kind=kind,
         by=by_user if by_user is not None and by_user.is_authenticated else None,
-        summary=summary[:300],
+        summary=str(summary)[:300],
+        summary_text=summary.to_dict() if isinstance(summary, Text) else None,
         before=before,
         after=after,
         reason=clean_reason(reason, kind=kind),

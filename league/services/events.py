@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.errors import DomainError
+from rules.i18n import gettext_noop, say
 
 from .. import permissions, signals
 from ..event_log import EventLogEntry
@@ -127,7 +128,10 @@ def update_event(*, event: Event, by_user, **fields) -> Event:
             event=event,
             kind=EventLogEntry.Kind.SETTINGS,
             by_user=by_user,
-            summary="Settings changed during play: " + ", ".join(sorted(changed)) + ".",
+            summary=say(
+                gettext_noop("Settings changed during play: %(fields)s."),
+                fields=", ".join(sorted(changed)),
+            ),
             before={k: _plain(v[0]) for k, v in changed.items()},
             after={k: _plain(v[1]) for k, v in changed.items()},
         )

@@ -10,12 +10,21 @@ from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
+from ..languages import supported
 from ..models import Event, Player, Registration
 from .registrations import division_of
 
 
 @transaction.atomic
-def save_profile(*, user, name: str, player_id: str, birth_date: date, email: str = "") -> Player:
+def save_profile(
+    *,
+    user,
+    name: str,
+    player_id: str,
+    birth_date: date,
+    email: str = "",
+    language: str | None = None,
+) -> Player:
     """Create or update the player profile of `user`, a signed-in account.
 
     Writes the `Player` linked to `user`, and copies `email` to the account too, since
@@ -41,6 +50,8 @@ def save_profile(*, user, name: str, player_id: str, birth_date: date, email: st
     player = player or Player(user=user)
     player.name, player.player_id = name, player_id
     player.birth_date, player.email = birth_date, email
+    if language is not None:  # "" is the browser's language; None leaves it as it is
+        player.language = supported(language)
     try:
         with transaction.atomic():
             player.save()

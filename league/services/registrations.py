@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from rules.divisions import division_for
 from rules.errors import DomainError
+from rules.i18n import gettext_noop, say
 
 from .. import permissions, selectors
 from ..editions import division_years
@@ -143,7 +144,11 @@ def drop(
         event=event,
         kind=EventLogEntry.Kind.DROP,
         by_user=by_user,
-        summary=f"{registration.player.name} dropped after round {registration.dropped_after_round}.",
+        summary=say(
+            gettext_noop("%(player)s dropped after round %(round)s."),
+            player=registration.player.name,
+            round=registration.dropped_after_round,
+        ),
         registrations=[registration],
         before={"status": before},
         after={
@@ -194,7 +199,10 @@ def undo_drop(*, registration: Registration, by_user, reason: str) -> Registrati
         kind=EventLogEntry.Kind.DROP_UNDONE,
         by_user=by_user,
         reason=reason,
-        summary=f"{registration.player.name}'s drop was undone: paired again from the next round.",
+        summary=say(
+            gettext_noop("%(player)s's drop was undone: paired again from the next round."),
+            player=registration.player.name,
+        ),
         registrations=[registration],
         before=before,
         after={"status": registration.status},
@@ -234,7 +242,9 @@ def undo_check_in(*, registration: Registration, by_user, reason: str) -> Regist
         kind=EventLogEntry.Kind.CHECK_IN_UNDONE,
         by_user=by_user,
         reason=reason,
-        summary=f"{registration.player.name}'s check-in was undone.",
+        summary=say(
+            gettext_noop("%(player)s's check-in was undone."), player=registration.player.name
+        ),
         registrations=[registration],
         before={"status": "checked_in"},
         after={"status": registration.status},

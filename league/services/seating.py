@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
+from rules.i18n import gettext_noop, say
 
 from .. import permissions
 from ..event_log import EventLogEntry
@@ -74,13 +75,22 @@ def set_seating(
     registration.save(update_fields=["fixed_table"])
     after = {"fixed_table": fixed_table}
     if before != after:
-        where = f"table {fixed_table} every round" if fixed_table else "no fixed table"
+        name = registration.player.name
+        summary = (
+            say(
+                gettext_noop("%(player)s: table %(table)s every round."),
+                player=name,
+                table=fixed_table,
+            )
+            if fixed_table
+            else say(gettext_noop("%(player)s: no fixed table."), player=name)
+        )
         eventlog.record(
             event=event,
             kind=EventLogEntry.Kind.SEATING,
             by_user=by_user,
             reason=reason,
-            summary=f"{registration.player.name}: {where}.",
+            summary=summary,
             registrations=[registration],
             before=before,
             after=after,
@@ -106,7 +116,11 @@ def set_feature_tables(*, event: Event, by_user, tables: list[int], reason: str 
             kind=EventLogEntry.Kind.SEATING,
             by_user=by_user,
             reason=reason,
-            summary="Feature tables: " + (", ".join(map(str, tables)) or "none") + ".",
+            summary=(
+                say(gettext_noop("Feature tables: %(tables)s."), tables=", ".join(map(str, tables)))
+                if tables
+                else say(gettext_noop("Feature tables: none."))
+            ),
             before={"feature_tables": before},
             after={"feature_tables": tables},
         )

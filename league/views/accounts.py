@@ -3,6 +3,7 @@ history are in `matches.views.players`.)"""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -20,6 +21,7 @@ from rules.errors import DomainError
 
 from .. import notify, services
 from ..forms import PasswordResetByWorkerForm, ProfileForm, SignupForm
+from ..languages import set_language_cookie, supported
 from ..models import CalendarFeed, Division, Season
 from ..params import parse_id
 from ..services import tokens
@@ -88,6 +90,21 @@ def _calendar_url(request) -> str:
     return request.build_absolute_uri(reverse("my-calendar", args=[feed.token])) if feed else ""
 
 
+def _chosen(request) -> str:
+    """The language picked with the footer's switcher (the cookie), if any: the profile
+    form starts from it, so saving the profile keeps it."""
+    return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+
+
+def _with_language(response, code: str):
+    """The profile's language becomes the reader's now (the cookie); none: the browser's."""
+    if supported(code):
+        set_language_cookie(response, supported(code))
+    else:
+        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH)
+    return response
+
+
 @login_required
 def profile(request, new_key: str = ""):
     """Create or edit the signed-in user's player profile (`services.save_profile`); shows
@@ -110,14 +127,17 @@ def profile(request, new_key: str = ""):
                     if player
                     else _("Your player profile is ready: you can register for events now."),
                 )
-                return redirect(next_url or "profile")
+                return _with_language(
+                    redirect(next_url or "profile"), form.cleaned_data["language"]
+                )
     elif player is not None:
         form = ProfileForm(
             initial={"name": player.name, "player_id": player.player_id,
-                     "birth_date": player.birth_date, "email": player.email or request.user.email}
+                     "birth_date": player.birth_date, "email": player.email or request.user.email,
+                     "language": player.language or _chosen(request)}
         )  # fmt: skip
     else:
-        form = ProfileForm(initial={"email": request.user.email})
+        form = ProfileForm(initial={"email": request.user.email, "language": _chosen(request)})
     return render(
         request,
         "league/profile.html",

@@ -28,10 +28,12 @@ from league.models import Event, Registration
 from league.services import eventlog
 from rules import swiss
 from rules.errors import DomainError
+from rules.i18n import Text
 from rules.scoring import PLAY_POKEMON, match_points
 
 from .. import notify
 from ..models import Match, ResultReport, Round
+from . import log_texts
 from .common import ACTIVE, _lock_event, _require
 from .structure import event_pods
 
@@ -181,7 +183,7 @@ def write_edit(
     reason: str,
     confirm,
     kind: str,
-    summary: str,
+    summary: Text,
 ) -> EventLogEntry:
     """Apply `changes` (match pk -> new pair, or None to remove the table) and `creates`
     (pair, division) to the round after every check; log and notify."""
@@ -351,6 +353,6 @@ def undo_round(*, round_: Round, by_user, reason: str) -> int:
         registrations=players,
         before=before,
         after=None,
-        summary=f"Round {number} undone ({len(before)} tables){'; players told' if round_.is_public else ''}.",
+        summary=log_texts.round_undone(number, len(before), told=round_.is_public),
     )
     return number

@@ -14,6 +14,7 @@ from league.event_log import EventLogEntry
 from league.models import Registration
 from league.services import eventlog
 from rules.errors import DomainError
+from rules.i18n import gettext_noop, say
 
 from .. import notify
 from ..models import Match, Round
@@ -64,8 +65,16 @@ def swap_players(
         reason=reason,
         confirm=confirm,
         kind=Kind.PAIRING_EDITED,
-        summary=f"Round {round_.number}: {a.player.name} (table {ma.table}) and "
-        f"{b.player.name} (table {mb.table}) swapped.",
+        summary=say(
+            gettext_noop(
+                "Round %(round)s: %(a)s (table %(table_a)s) and %(b)s (table %(table_b)s) swapped."
+            ),
+            round=round_.number,
+            a=a.player.name,
+            table_a=ma.table,
+            b=b.player.name,
+            table_b=mb.table,
+        ),
     )
 
 
@@ -114,7 +123,12 @@ def pair_players(
         reason=reason,
         confirm=confirm,
         kind=Kind.PAIRING_EDITED,
-        summary=f"Round {round_.number}: {a.player.name} and {b.player.name} paired by hand.",
+        summary=say(
+            gettext_noop("Round %(round)s: %(a)s and %(b)s paired by hand."),
+            round=round_.number,
+            a=a.player.name,
+            b=b.player.name,
+        ),
     )
 
 
@@ -161,7 +175,14 @@ def move_match(
         round_number=round_.number,
         before={"table": table},
         after={"table": to_table},
-        summary=f"Round {round_.number}: the match at table {table} moved to table {to_table}.",
+        summary=say(
+            gettext_noop(
+                "Round %(round)s: the match at table %(table)s moved to table %(to_table)s."
+            ),
+            round=round_.number,
+            table=table,
+            to_table=to_table,
+        ),
     )
     if round_.is_public:
         notify.table_changed(
@@ -217,8 +238,11 @@ def seat_player(
     n = round_.number
     if mode == "loss":
         entry_round = _late_entry(registration, n, first=n + 1)
-        summary = (
-            f"Round {n}: {registration.player.name} takes a loss and plays from round {n + 1}."
+        summary = say(
+            gettext_noop("Round %(round)s: %(player)s takes a loss and plays from round %(next)s."),
+            round=n,
+            player=registration.player.name,
+            next=n + 1,
         )
         entry = eventlog.record(
             event=event,
@@ -235,7 +259,20 @@ def seat_player(
     for reg in people:
         _late_entry(reg, n, first=n)
     pair: Pair = (registration.pk, opponent.pk if opponent else None)
-    against = f"against {opponent.player.name}" if opponent else "with a bye"
+    summary = (
+        say(
+            gettext_noop("Round %(round)s: %(player)s seated against %(opponent)s."),
+            round=n,
+            player=registration.player.name,
+            opponent=opponent.player.name,
+        )
+        if opponent
+        else say(
+            gettext_noop("Round %(round)s: %(player)s seated with a bye."),
+            round=n,
+            player=registration.player.name,
+        )
+    )
     return write_edit(
         event,
         round_,
@@ -246,7 +283,7 @@ def seat_player(
         reason=reason,
         confirm=confirm,
         kind=Kind.PLAYER_SEATED,
-        summary=f"Round {n}: {registration.player.name} seated {against}.",
+        summary=summary,
     )
 
 
@@ -324,6 +361,12 @@ def give_bye(
         reason=reason,
         confirm=confirm,
         kind=Kind.PAIRING_EDITED,
-        summary=f"Round {round_.number}: {registration.player.name} given a bye by hand; "
-        f"{other.player.name} has no table now.",
+        summary=say(
+            gettext_noop(
+                "Round %(round)s: %(player)s given a bye by hand; %(other)s has no table now."
+            ),
+            round=round_.number,
+            player=registration.player.name,
+            other=other.player.name,
+        ),
     )

@@ -16,6 +16,7 @@ from league.event_log import EventLogEntry
 from league.models import Event
 from league.services import eventlog
 from rules.errors import DomainError
+from rules.i18n import Text
 from rules.results import (
     Resolution,
     games_from_payload,
@@ -32,7 +33,7 @@ from ..models import (
     ResultReport,
     Round,
 )
-from . import after_work
+from . import after_work, log_texts
 from .common import _lock_match, _lock_reported, _require, _user, winner_of
 from .standings import finish_event, request_standings
 
@@ -230,7 +231,7 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
             canonical,
             by_user=by_user,
             source="players",
-            note="both players agreed",
+            note=log_texts.both_agreed(),
             after_work=True,
         )
         after_work.record("final", match.pk, change.pk)
@@ -242,7 +243,7 @@ def report_result(*, match: Match, by_user, payload: dict) -> Match:
 
 
 @transaction.atomic
-def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match:
+def set_result(*, match: Match, by_user, payload: dict, note: Text | str = "") -> Match:
     """Staff enter or correct a result, in any state, even after the round closed. The
     change is kept with who and when; a disputed match is resolved and both players told;
     a result that stood and is now different, or one a penalty decides, is told to both
@@ -275,11 +276,10 @@ def set_result(*, match: Match, by_user, payload: dict, note: str = "") -> Match
             event=match.round.event_id,
             kind=EventLogEntry.Kind.RESULT_CORRECTED,
             by_user=by_user,
-            reason=note,
+            reason=str(note),
             round_number=match.round.number,
             registrations=[match.player_a_id, match.player_b_id],
-            summary=f"Round {match.round.number}, table {match.table}: result corrected to "
-            f"{match.get_result_display().lower()} ({match.a_game_wins}-{match.b_game_wins}).",
+            summary=log_texts.result_corrected(match),
             before=stood,
             after=after,
         )
@@ -334,7 +334,7 @@ def _carry_through_bracket(match: Match, before: int | None, *, by_user) -> None
             source="staff",
             before=None,
             after={"re-paired": True, "in": after, "out": before},
-            note=f"re-paired: round {match.round.number} table {match.table} was corrected",
+            **log_texts.note_fields(log_texts.repaired(match)),
         )
     event = match.round.event
     if event.status == Event.Status.FINISHED:
@@ -390,7 +390,7 @@ def _apply(
     *,
     by_user,
     source: str,
-    note: str,
+    note,
     after_work: bool = False,
 ) -> ResultChange:
     """Store the result, its games and its history row. The webhook and the standings
@@ -428,7 +428,7 @@ def _apply(
         source=source,
         before=before,
         after=canonical,
-        note=note[:200],
+        **log_texts.note_fields(note),
     )
     if after_work:
         return change

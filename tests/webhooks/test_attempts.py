@@ -212,7 +212,7 @@ def test_a_failure_is_counted_while_a_transaction_recording_deliveries_is_open(
     assert "error" not in holder.box, holder.box.get("error")  # no deadlock on its side
     assert attempt.outcome == "paused" and still_open
     endpoint.refresh_from_db()
-    assert endpoint.is_paused and "1 failed attempts" in endpoint.paused_reason
+    assert endpoint.is_paused and "1 failed attempt in a row" in endpoint.paused_reason
     assert endpoint.deliveries.count() == 3  # the import's two, committed after
 
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 import dataclasses
 from datetime import date
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-
+from decks.findings_text import word
 from league.models import Season
 from matches.models import Round
 from rules import divisions as age
 from rules.errors import DomainError
+from rules.i18n import Text, gettext_noop, say, sentences, verbatim
 from rules.scoring import structure_for, table_from_rows
 
 from .. import tdf
@@ -39,12 +38,28 @@ FLIPPED = {"a": "b", "b": "a", "tie": "tie", "double_loss": "double_loss"}
 MAX_SAVE_BYTES = 5 * 1024 * 1024
 
 
-def invalid(element: str, message: str) -> DomainError:
-    return DomainError("tdf-invalid", f"{element}: {message}")
+def with_text(exc: DomainError, text: Text) -> DomainError:
+    """`exc` keeping `text` (a `rules.i18n.Text`; its message is `text` in the active
+    language) as `exc.text`: a refusal the worker stores with a save is worded again in the
+    organiser's language when shown (`TomSave.worded_detail`)."""
+    exc.text = text
+    return exc
 
 
-def contradicts(element: str, message: str) -> DomainError:
-    return DomainError("tdf-contradicts", f"{element}: {message}", status=409)
+def _at(element: str, message: Text | str) -> Text:
+    return sentences(
+        verbatim(f"{element}:"), message if isinstance(message, Text) else verbatim(message)
+    )
+
+
+def invalid(element: str, message: Text | str) -> DomainError:
+    text = _at(element, message)
+    return with_text(DomainError("tdf-invalid", word(text)), text)
+
+
+def contradicts(element: str, message: Text | str) -> DomainError:
+    text = _at(element, message)
+    return with_text(DomainError("tdf-contradicts", word(text), status=409), text)
 
 
 # --- the save as JSON (TomEvent.save_data) --------------------------------------------
@@ -55,31 +70,36 @@ class SaveDiffers(DomainError):
     how, in words; `fix` names the action the TOM page offers ("new-event": import the
     save as a new event of the same season)."""
 
-    def __init__(self, message: str, *, fix: str = ""):
-        super().__init__("tdf-differs", message, status=409)
-        self.fix = fix
+    def __init__(self, message: Text, *, fix: str = ""):
+        super().__init__("tdf-differs", word(message), status=409)
+        self.fix, self.text = fix, message
 
 
 #: How TOM pairs a pod's players, in words.
 POD_WORDS = {
-    tdf.JUNIORS: gettext_lazy("Juniors"),
-    tdf.SENIORS: gettext_lazy("Seniors"),
-    tdf.MASTERS: gettext_lazy("Masters"),
-    tdf.JUNIORS_SENIORS: gettext_lazy("Juniors and Seniors together"),
-    tdf.ALL_AGES: gettext_lazy("all divisions together"),
+    tdf.JUNIORS: gettext_noop("Juniors"),
+    tdf.SENIORS: gettext_noop("Seniors"),
+    tdf.MASTERS: gettext_noop("Masters"),
+    tdf.JUNIORS_SENIORS: gettext_noop("Juniors and Seniors together"),
+    tdf.ALL_AGES: gettext_noop("all divisions together"),
 }
 
 
-def pairing_words(t: tdf.Tournament) -> str:
-    """How the save pairs its players: "all divisions together" or "each division on its
-    own (Juniors and Seniors together; Masters)"."""
+def _pod_words(category: str) -> Text:
+    if category in POD_WORDS:
+        return say(POD_WORDS[category])
+    return say(gettext_noop("pod %(category)s"), category=category)
+
+
+def pairing_words(t: tdf.Tournament) -> Text:
+    """How the save pairs its players: "all divisions together" or "the divisions in 2
+    groups (Juniors and Seniors together; Masters)"."""
     if len(t.pods) == 1:
-        return _("all divisions together")
-    pods = "; ".join(
-        str(POD_WORDS.get(p.category, _("pod %(category)s") % {"category": p.category}))
-        for p in t.pods
+        return say(gettext_noop("all divisions together"))
+    pods = Text("", parts=tuple(_pod_words(p.category) for p in t.pods), joiner="; ")
+    return say(
+        gettext_noop("the divisions in %(count)s groups (%(pods)s)"), count=len(t.pods), pods=pods
     )
-    return _("the divisions in %(count)s groups (%(pods)s)") % {"count": len(t.pods), "pods": pods}
 
 
 def to_json(t: tdf.Tournament) -> dict:
@@ -127,7 +147,10 @@ def read_save(data: bytes) -> tdf.Tournament:
     if len(data) > MAX_SAVE_BYTES:
         raise invalid(
             "file",
-            _("the file is larger than %(size)s MB") % {"size": MAX_SAVE_BYTES // 1024 // 1024},
+            say(
+                gettext_noop("the file is larger than %(size)s MB"),
+                size=MAX_SAVE_BYTES // 1024 // 1024,
+            ),
         )
     try:
         return tdf.parse(data)

@@ -11,19 +11,21 @@ from datetime import date, datetime, time
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from decks.findings_text import word
 from decks.models import Format
 from decks.services import ensure_default_formats
 from league import permissions
 from league import services as league_services
 from league.models import Event, League, Season
 from matches.models import Round
+from rules import i18n as words
 from rules.errors import DomainError
+from rules.i18n import gettext_noop, say
 
 from .. import tdf
 from ..models import TomEvent, TomUpload
-from .common import SaveDiffers, contradicts, pairing_words, read_save, to_json
+from .common import SaveDiffers, contradicts, pairing_words, read_save, to_json, with_text
 from .comparison import compare_standings
 from .replay import Replay
 
@@ -50,7 +52,7 @@ def default_season(*, by_user, league: League | None = None, on: date | None = N
         )
         league = leagues.order_by("pk").first()
         if league is None:
-            raise DomainError("no-season", "You organise no league: choose one (--league).")
+            raise DomainError("no-season", _("You organise no league: choose one (--league)."))
     seasons = Season.objects.filter(league=league)
     if on is not None:
         covering = seasons.filter(starts_on__lte=on, ends_on__gte=on).order_by("-starts_on").first()
@@ -58,7 +60,9 @@ def default_season(*, by_user, league: League | None = None, on: date | None = N
             return covering
     season = seasons.order_by("-starts_on").first()
     if season is None:
-        raise DomainError("no-season", f"{league} has no season: create one first.")
+        raise DomainError(
+            "no-season", _("%(league)s has no season: create one first.") % {"league": league}
+        )
     return season
 
 
@@ -96,29 +100,30 @@ def import_save(
                 Event.objects.select_for_update().select_related("season__league").get(pk=event.pk)
             )
             if not permissions.can(by_user, event, "manage-event"):
-                raise DomainError(
-                    "not-allowed",
-                    _("Only the event's organisers can import a TOM save."),
-                    status=403,
-                )
+                text = say(gettext_noop("Only the event's organisers can import a TOM save."))
+                raise with_text(DomainError("not-allowed", word(text), status=403), text)
             if TomUpload.objects.filter(event=event, sha256=sha).exists():
                 return ImportResult(event=event, duplicate=True, summary={"duplicate": True})
             tom = TomEvent.objects.filter(event=event).first()
             if (tom is None or not tom.save_data) and Round.objects.filter(event=event).exists():
                 paired = Round.objects.filter(event=event).count()
                 raise SaveDiffers(
-                    ngettext(
-                        "%(event)s already has %(count)s round paired here, on the site, and "
-                        "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
-                        "can only be applied to an event TOM pairs from round 1: import it as a "
-                        "new event, or keep pairing this event here.",
-                        "%(event)s already has %(count)s rounds paired here, on the site, and "
-                        "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
-                        "can only be applied to an event TOM pairs from round 1: import it as a "
-                        "new event, or keep pairing this event here.",
-                        paired,
-                    )
-                    % {"event": event, "count": paired, "pairing": pairing_words(t)},
+                    say(
+                        words.ngettext(
+                            "%(event)s already has %(count)s round paired here, on the site, and "
+                            "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
+                            "can only be applied to an event TOM pairs from round 1: import it as a "
+                            "new event, or keep pairing this event here.",
+                            "%(event)s already has %(count)s rounds paired here, on the site, and "
+                            "none from TOM; this save has TOM's own pairings (%(pairing)s). A save "
+                            "can only be applied to an event TOM pairs from round 1: import it as a "
+                            "new event, or keep pairing this event here.",
+                            paired,
+                        ),
+                        event=event.name,
+                        count=paired,
+                        pairing=pairing_words(t),
+                    ),
                     fix="new-event",
                 )
             if tom is None:
@@ -128,8 +133,13 @@ def import_save(
             elif tom.sanction_id != t.data.id:
                 raise contradicts(
                     "tournament/data/id",
-                    _("this save is tournament %(save)s, the event mirrors %(event)s.")
-                    % {"save": t.data.id, "event": tom.sanction_id},
+                    say(
+                        gettext_noop(
+                            "this save is tournament %(save)s, the event mirrors %(event)s."
+                        ),
+                        save=t.data.id,
+                        event=tom.sanction_id,
+                    ),
                 )
         summary = Replay(event, tom, t, by_user).run()
         event.refresh_from_db()  # its status, structure and pods as the save left them
@@ -153,7 +163,7 @@ def _create_event(t: tdf.Tournament, *, season: Season, by_user, format_key: str
     ensure_default_formats()
     fmt = Format.objects.filter(key=format_key).first()
     if fmt is None:
-        raise DomainError("unknown-format", f"No format {format_key!r}.")
+        raise DomainError("unknown-format", _("No format %(key)r.") % {"key": format_key})
     starts = timezone.make_aware(datetime.combine(tdf.parse_date(t.data.startdate), time(10, 0)))
     return league_services.create_event(
         season=season,

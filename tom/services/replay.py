@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.utils.translation import gettext as _
-
 from league import services as league_services
 from league.models import Event, Player, Registration
 from matches import services as match_services
 from matches.models import Match, Round
+from rules.i18n import gettext_noop, say
 
 from .. import tdf
 from ..models import TomEvent
@@ -55,16 +54,21 @@ class Replay:
         if self.separate != separate:
             if had_rounds:
                 ours = (
-                    _("each division on its own") if self.separate else _("all divisions together")
+                    say(gettext_noop("each division on its own"))
+                    if self.separate
+                    else say(gettext_noop("all divisions together"))
                 )
                 raise SaveDiffers(
-                    _(
-                        "In this save TOM pairs %(theirs)s; this event pairs %(ours)s, and "
-                        "its rounds are already paired that way here, so the save cannot be "
-                        "applied to it. Pair the event the same way in TOM, or import the save "
-                        "as a new event."
-                    )
-                    % {"theirs": pairing_words(t), "ours": ours},
+                    say(
+                        gettext_noop(
+                            "In this save TOM pairs %(theirs)s; this event pairs %(ours)s, and "
+                            "its rounds are already paired that way here, so the save cannot be "
+                            "applied to it. Pair the event the same way in TOM, or import the save "
+                            "as a new event."
+                        ),
+                        theirs=pairing_words(t),
+                        ours=ours,
+                    ),
                     fix="new-event",
                 )
             mode = Event.DivisionMode.SEPARATE if separate else Event.DivisionMode.COMBINED
@@ -88,7 +92,10 @@ class Replay:
         if missing:
             raise contradicts(
                 "tournament/pods",
-                _("round %(round)s is on the site but not in this save.") % {"round": min(missing)},
+                say(
+                    gettext_noop("round %(round)s is on the site but not in this save."),
+                    round=min(missing),
+                ),
             )
         last = max(rounds, default=0)
         for number in sorted(rounds):
@@ -139,11 +146,14 @@ class Replay:
                 if (self.tom.save_data or had_rounds) and not gone:
                     raise contradicts(
                         "tournament/players",
-                        _(
-                            "player %(id)s (%(name)s) is in the event but not in this save: "
-                            "add them in TOM, or withdraw them here."
-                        )
-                        % {"id": userid, "name": reg.player.name},
+                        say(
+                            gettext_noop(
+                                "player %(id)s (%(name)s) is in the event but not in this save: "
+                                "add them in TOM, or withdraw them here."
+                            ),
+                            id=userid,
+                            name=reg.player.name,
+                        ),
                     )
                 if reg.is_active or reg.status == Registration.Status.WAITLISTED:
                     league_services.drop(
@@ -166,8 +176,12 @@ class Replay:
             if had_rounds and p.userid in self.pod_of:
                 raise contradicts(
                     f"tournament/players/player[{i}]",
-                    _("player %(id)s is new in this save but plays from the first round.")
-                    % {"id": p.userid},
+                    say(
+                        gettext_noop(
+                            "player %(id)s is new in this save but plays from the first round."
+                        ),
+                        id=p.userid,
+                    ),
                 )
             reg = self._register(p.userid)
             if p.userid not in self.pod_of:  # registered in TOM but in no pod: withdrawn
@@ -190,8 +204,11 @@ class Replay:
         if reg.status == Registration.Status.WAITLISTED:
             raise contradicts(
                 "tournament/players",
-                _("the event is full: %(name)s (%(id)s) is on the waiting list.")
-                % {"name": p.name, "id": userid},
+                say(
+                    gettext_noop("the event is full: %(name)s (%(id)s) is on the waiting list."),
+                    name=p.name,
+                    id=userid,
+                ),
             )
         reg.player = player
         self.regs[userid] = reg
@@ -204,7 +221,8 @@ class Replay:
         reg = self.regs.get(userid)
         if reg is None:
             raise contradicts(
-                where, _("player %(id)s plays here but is not registered.") % {"id": userid}
+                where,
+                say(gettext_noop("player %(id)s plays here but is not registered."), id=userid),
             )
         return reg
 
@@ -220,8 +238,12 @@ class Replay:
                 raise contradicts(
                     where,
                     # Translators: "Swiss" and "top cut" are the official tournament terms.
-                    _("round %(round)s is Swiss in one pod and top cut in another here.")
-                    % {"round": r.number},
+                    say(
+                        gettext_noop(
+                            "round %(round)s is Swiss in one pod and top cut in another here."
+                        ),
+                        round=r.number,
+                    ),
                 )
             label = self.label(pod)
             mine = [m for m in site_matches if m.division == label]
@@ -245,11 +267,14 @@ class Replay:
                 if played:
                     raise contradicts(
                         where,
-                        _(
-                            "round %(round)s is paired differently here and has results "
-                            "(table %(table)s): TOM cannot have re-paired it."
-                        )
-                        % {"round": r.number, "table": played[0].table},
+                        say(
+                            gettext_noop(
+                                "round %(round)s is paired differently here and has results "
+                                "(table %(table)s): TOM cannot have re-paired it."
+                            ),
+                            round=r.number,
+                            table=played[0].table,
+                        ),
                     )
                 site_matches = [m for m in site_matches if m.division != label]
             if not mine or repaired:
@@ -323,8 +348,13 @@ class Replay:
                     raise contradicts(
                         f"tournament/players/player[{i}]",
                         # Translators: <dropped> is the name of an element in TOM's file: keep it.
-                        _("%(name)s (%(id)s) dropped before; this save has no <dropped>.")
-                        % {"name": p.name, "id": p.userid},
+                        say(
+                            gettext_noop(
+                                "%(name)s (%(id)s) dropped before; this save has no <dropped>."
+                            ),
+                            name=p.name,
+                            id=p.userid,
+                        ),
                     )
                 continue
             pod = self.pod_of.get(p.userid)
@@ -340,8 +370,14 @@ class Replay:
                 if reg.dropped_after_round != after and upto is None:
                     raise contradicts(
                         f"tournament/players/player[{i}]/dropped/round",
-                        _("%(name)s dropped after round %(before)s before, round %(now)s now.")
-                        % {"name": p.name, "before": reg.dropped_after_round, "now": after},
+                        say(
+                            gettext_noop(
+                                "%(name)s dropped after round %(before)s before, round %(now)s now."
+                            ),
+                            name=p.name,
+                            before=reg.dropped_after_round,
+                            now=after,
+                        ),
                     )
                 continue
             if not reg.is_active:
@@ -366,7 +402,9 @@ class Replay:
                 if reg is None:
                     raise contradicts(
                         "tournament/standings",
-                        _("player %(id)s is ranked but not registered.") % {"id": place.id},
+                        say(
+                            gettext_noop("player %(id)s is ranked but not registered."), id=place.id
+                        ),
                     )
                 placements.append((reg.pk, DIVISION_OF_CATEGORY[block.category], place.place))
         league_services.record_placements(event=self.event, placements=placements)

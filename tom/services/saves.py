@@ -49,7 +49,13 @@ def _outcome(result: ImportResult) -> dict:
 
 
 def _refusal(exc: DomainError) -> dict:
-    return {"code": exc.code, "detail": exc.message, "fix": getattr(exc, "fix", "")}
+    text = getattr(exc, "text", None)  # its template: worded again for each reader
+    return {
+        "code": exc.code,
+        "detail": exc.message,
+        "detail_text": text.to_dict() if text is not None else None,
+        "fix": getattr(exc, "fix", ""),
+    }
 
 
 @transaction.atomic
@@ -138,7 +144,7 @@ def save_status(save: TomSave) -> dict:
         "standings_agree": save.outcome.get("standings_agree"),
     }
     if save.status == TomSave.Status.REFUSED:
-        body |= {"code": save.outcome.get("code", ""), "detail": save.outcome.get("detail", "")}
+        body |= {"code": save.outcome.get("code", ""), "detail": save.worded_detail}
     return body
 
 

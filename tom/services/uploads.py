@@ -60,6 +60,8 @@ def organiser_user(username: str | None):
     if username:
         user = User.objects.filter(username=username).first()
         if user is None:
-            raise DomainError("not-found", f"No user {username!r}.", status=404)
+            raise DomainError(
+                "not-found", _("No user %(username)r.") % {"username": username}, status=404
+            )
         return user
     return None
