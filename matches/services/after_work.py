@@ -10,6 +10,10 @@
   that change is still the match's latest: a later staff correction sends its own) and the
   standings request of the match's Swiss round.
 
+The webhook therefore leaves a moment after the report, with the match as the worker reads
+it; a round closed at once may announce its standings before the last of its
+`result-final`s.
+
 The worker does a batch of them in one transaction (`after_reports`): one query for the
 matches, one notification write for all the notices, the webhook subscription asked once
 per event, one standings request per event. Every part is keyed or coalesced, and the
