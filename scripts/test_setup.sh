@@ -45,6 +45,13 @@ if [ ! -x /usr/sbin/nginx ]; then
     as_root service nginx stop >/dev/null 2>&1 || true
 fi
 
+# The catalogues' test runs makemessages on a copy of the tree (GNU gettext's xgettext).
+if ! command -v xgettext >/dev/null 2>&1 || ! command -v msgfmt >/dev/null 2>&1; then
+    echo "Installing gettext (apt-get)"
+    as_root apt-get update -qq \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null
+fi
+
 # Wait up to a minute for the services to answer (RabbitMQ takes a few seconds to start).
 for _ in $(seq 1 60); do
     port_open 5432 && port_open 6379 && port_open 5672 && break
