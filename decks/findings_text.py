@@ -63,3 +63,10 @@ def word_stored(record: Mapping | None, english: str = "") -> str:
     if not record:
         return english
     return word(Text.from_dict(record))
+
+
+def seeded_name(row) -> str:
+    """A seeded row's name (a preset format, a rule edition), whose English is a msgid, in
+    the reader's language; a name an organiser typed has no entry and stays as typed. The
+    choice lists of formats and editions label their options with it."""
+    return gettext(str(row))

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 
-from .findings_text import verdict_record, word_record
+from .findings_text import seeded_name, verdict_record, word_record
 from .models import Format
 from .parser import MAX_PASTE_CHARS
 from .services import check_decklist
@@ -86,6 +86,7 @@ class CheckForm(forms.Form):
     format = forms.ModelChoiceField(
         queryset=Format.objects.all(), empty_label=None, label=gettext_lazy("Format")
     )
+    format.label_from_instance = seeded_name
     decklist_text = forms.CharField(
         label=gettext_lazy("Decklist"),
         widget=forms.Textarea(attrs={"spellcheck": "false"}),

@@ -5,9 +5,9 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.validators import RegexValidator
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from decks.findings_text import seeded_name
 from decks.parser import MAX_PASTE_CHARS
 
 from . import services
@@ -221,7 +221,7 @@ class EventForm(forms.ModelForm):
         # The seeded formats' and editions' names are msgids (decks.formats,
         # league.edition_seeds): the lists say them in the reader's language, as pages do.
         for name in ("format", "rule_edition"):
-            self.fields[name].label_from_instance = lambda row: gettext(str(row))
+            self.fields[name].label_from_instance = seeded_name
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or self.instance.language
@@ -283,7 +283,7 @@ class EventSearchForm(forms.Form):
         self.fields["league"].choices = [("", _("Every league")), *leagues]
         self.fields["format"].choices = [
             ("", _("Every format")),
-            *((value, gettext(str(label))) for value, label in formats),
+            *((value, seeded_name(label)) for value, label in formats),
         ]
         statuses = [(s, label) for s, label in Event.Status.choices if s != Event.Status.DRAFT]
         self.fields["status"].choices = [("", _("Any status")), *statuses]
