@@ -21,6 +21,7 @@
   var loadedAt = new Date();
   var flushing = false;
   var sent = [], refused = [];
+  var retrySoon = false;
 
   // The words, in the page's language (config/pwa.py VENUE_WORDS, rendered by base.html).
   var WORDS = {};
@@ -256,7 +257,10 @@
         });
         return chain;
       });
-    }).catch(function () {}).then(function () { flushing = false; render(); });
+    }).catch(function () {}).then(function () {
+      flushing = false; render();
+      if (retrySoon) { retrySoon = false; setTimeout(flush, 2000); }
+    });
   }
 
   function send(item) {
@@ -272,7 +276,9 @@
       }
       if (response.status >= 500) return false; // the site is struggling: later
       return response.json().catch(function () { return {}; }).then(function (body) {
-        if (body.code === "idempotency-key-in-use" || response.status >= 500) return false; // later
+        // The same report is still being answered (a copy sent just before a reload or a
+        // lost answer): ask again in a moment, when the site answers with that report's result.
+        if (body.code === "idempotency-key-in-use") { retrySoon = true; return false; }
         refused.push({ label: item.label, kind: item.kind, detail: body.detail || word("answer", { status: response.status }) });
         return removeItem(item.id).then(function () { return true; });
       });
