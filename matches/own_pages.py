@@ -44,7 +44,30 @@ Per page (`register_matches_pages`), what is kept and why it is safe:
 - **`me.json`** (`event-me`): everything in it follows the key: the event's part
   (staff, links, registration, match) the page version and staff version, the name the
   user row, the unread count its generation, the CSRF token the cookie. Its server time
-  is the HTTP `Date` header (no `now` in the body, which `me.js` never read).
+  is the HTTP `Date` header (no `now` in the body, which `me.js` never read). Kept for
+  staff too (their links follow the staff version).
+- **The event page** (`event-detail`, `matches.views.events.event_detail`): the event,
+  its league, season, format and rules edition; the rounds, counts, standings, published
+  lists, structure; the viewer's registration (status, division, late entry, drop), their
+  current decklist (version, legality) and their match card. The event's rows, rounds,
+  matches, registrations, players and standings bump the version (`matches.signals`), and
+  so do decklists, the league, the season and the format (`_OWN_PAGE_ROWS` there); a
+  player's row also drops its account's cached row (a new player profile shows
+  "Register"); the header's name and inbox badge follow the user row and the unread
+  generation. Time: while the viewer's round clock runs the page is never kept (the
+  match card's clock counts from the moment it was made: `match_tags.my_match` calls
+  `not_kept`), and before the deck deadline it is kept no later than the deadline
+  (`keep_until`: "(passed)", "View your deck"). An edition edited in the admin shows
+  within `TIMEOUT`. Never kept for the event's staff: their page has the TOM panel (TOM
+  uploads bump nothing) and staff actions.
+- **The match page** (`match-detail`, `matches.views.results.match_detail`; its event from
+  the match, kept in the process): the match, its reports, games and history, the rule
+  edition's forms, the table's time extension (saved on the match), its penalties and the
+  viewer's judge call (`floor/_match_floor.html`). Matches, reports, games and result
+  changes bump (`matches.signals`); judge calls and penalties too (`floor.signals`, and
+  `floor.services.take_call` for its conditional UPDATE). The query string
+  (`?sudden_death=`, `?ways=`, `?time=`) is in the key. Times on it are absolute ("time
+  is called at 14:05"). Never kept for staff (the result form, the change history).
 """
 
 from __future__ import annotations
@@ -53,20 +76,24 @@ import gzip
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import brotli
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.cache import cc_delim_re
 
 from league import user_cache
 from league.models import Event
+from league.params import parse_id
 from league.permissions import staff_key
 from notifications.services import unread_generation_key
 
 from . import page_cache
+from .models import Match
 from .public_pages import MESSAGE_COOKIE, language_of
 
 #: How long a kept answer is served (seconds): see the module's docstring.
@@ -83,9 +110,12 @@ _NOT_KEPT = {"content-length", "content-encoding", "etag", "set-cookie"}
 
 @dataclass(frozen=True)
 class OwnPage:
-    """An own page: how to find its event from the URL's arguments."""
+    """An own page: how to find its event from the URL's arguments, and whether the
+    answers of the event's staff are kept too (their pages show more than the key covers:
+    the TOM panel, the change history)."""
 
     event_of: Callable[[dict], int | None] = lambda kwargs: kwargs.get("event_id")
+    staff: bool = True
 
 
 PAGES: dict[str, OwnPage] = {}
@@ -124,8 +154,8 @@ class Viewer:
     session: dict | None = None
 
 
-def _lookup(request) -> tuple[str, int, str] | None:
-    """(view and arguments, event, query) when the request asks for an own page."""
+def _lookup(request) -> tuple[str, OwnPage, int, str] | None:
+    """(view and arguments, page, event, query) when the request asks for an own page."""
     if request.method != "GET" or not request.path_info.startswith(PREFIXES):
         return None
     if MESSAGE_COOKIE in request.COOKIES or "HTTP_AUTHORIZATION" in request.META:
@@ -146,7 +176,7 @@ def _lookup(request) -> tuple[str, int, str] | None:
     if not event_id:
         return None
     name = match.view_name + ":" + ":".join(f"{k}={v}" for k, v in sorted(match.kwargs.items()))
-    return name, event_id, "&".join(sorted(query.split("&")))
+    return name, page, event_id, "&".join(sorted(query.split("&")))
 
 
 def _digest(value: str) -> str:
@@ -231,9 +261,11 @@ def _serve(entry: tuple, encoding: str) -> HttpResponse:
     return response
 
 
-def _keepable(request, response, viewer: Viewer, session_key: str | None) -> bool:
-    if response.status_code != 200 or response.streaming:
+def _keepable(request, response, viewer: Viewer, page: OwnPage, session_key: str | None) -> bool:
+    if response.status_code != 200 or response.streaming or _timeout(request) <= 0:
         return False
+    if not page.staff and any(request.__dict__.get("_staff_actions", {}).values()):
+        return False  # `league.view_helpers.staff_actions`, asked by every page for staff
     csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
     for name, morsel in response.cookies.items():
         if name != settings.CSRF_COOKIE_NAME or morsel.value != csrf:
@@ -261,7 +293,7 @@ def _keepable(request, response, viewer: Viewer, session_key: str | None) -> boo
     )
 
 
-def _keep(response, viewer: Viewer, entry_key: Callable[[str], str]) -> None:
+def _keep(request, response, viewer: Viewer, entry_key: Callable[[str], str]) -> None:
     plain = response.content
     headers = [(h, v) for h, v in response.items() if h.lower() not in _NOT_KEPT]
     no_store = "no-store" in response.get("Cache-Control", "")
@@ -277,8 +309,28 @@ def _keep(response, viewer: Viewer, entry_key: Callable[[str], str]) -> None:
             entry_key("gzip"): (*owner, tag("-gz"), headers, gzip.compress(plain, 6, mtime=0)),
             entry_key("br"): (*owner, tag("-br"), headers, brotli.compress(plain, quality=5)),
         },
-        timeout=TIMEOUT,
+        timeout=_timeout(request),
     )
+
+
+def not_kept(request) -> None:
+    """This answer changes with time alone (a round clock running): never keep it."""
+    request._own_page_not_kept = True
+
+
+def keep_until(request, when: datetime | None) -> None:
+    """This answer changes at `when` (a deck deadline): keep it no later than that."""
+    if when is None:
+        return
+    left = (when - timezone.now()).total_seconds()
+    if left < getattr(request, "_own_page_keep", TIMEOUT):
+        request._own_page_keep = max(int(left), 0)
+
+
+def _timeout(request) -> int:
+    if getattr(request, "_own_page_not_kept", False):
+        return 0
+    return getattr(request, "_own_page_keep", TIMEOUT)
 
 
 class OwnPageMiddleware:
@@ -292,7 +344,7 @@ class OwnPageMiddleware:
         found = _lookup(request)
         if found is None:
             return self.get_response(request)
-        name, event_id, query = found
+        name, page, event_id, query = found
         peeked = _peek(request, event_id)
         if peeked is None:
             return self.get_response(request)
@@ -315,10 +367,31 @@ class OwnPageMiddleware:
             return _serve(entry, encoding)
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
         response = self.get_response(request)
-        if _keepable(request, response, viewer, session_key):
-            _keep(response, viewer, entry_key)
+        if _keepable(request, response, viewer, page, session_key):
+            _keep(request, response, viewer, entry_key)
         return response
+
+
+_MATCH_EVENTS: dict[int, int] = {}
+
+
+def match_event(kwargs: dict) -> int | None:
+    """The event of the match in a URL (a match never moves to another event, so the
+    answer is kept in the process, as `public_pages.round_event` does for rounds)."""
+    pk = parse_id(str(kwargs.get("match_id", "")))
+    if pk is None:
+        return None
+    if pk not in _MATCH_EVENTS:
+        event_id = Match.objects.filter(pk=pk).values_list("round__event_id", flat=True).first()
+        if event_id is None:
+            return None
+        if len(_MATCH_EVENTS) > 200_000:
+            _MATCH_EVENTS.clear()
+        _MATCH_EVENTS[pk] = event_id
+    return _MATCH_EVENTS[pk]
 
 
 def register_matches_pages() -> None:
     register("event-me", OwnPage())
+    register("event-detail", OwnPage(staff=False))
+    register("match-detail", OwnPage(event_of=match_event, staff=False))

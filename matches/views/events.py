@@ -31,7 +31,7 @@ from league.view_helpers import (
 )
 from rules import topcut
 
-from .. import page_cache, selectors, services
+from .. import own_pages, page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
 from ..presenters import DIVISION_NAMES, cut_stage, division_groups, percent, structure_lines
 
@@ -57,6 +57,7 @@ def event_detail(request, event_id: int):
     standings = selectors.visible_standings(event, published_only=not staff)
     pods = services.event_pods(event)
     swiss_rounds, top_cut = services.structure_of(pods)
+    own_pages.keep_until(request, event.deck_deadline)  # "(passed)", "View your deck"
     return render(
         request,
         "matches/event_detail.html",
