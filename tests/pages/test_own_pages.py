@@ -226,7 +226,9 @@ def test_a_repeated_event_page_and_match_page_make_no_query_and_skip_the_session
         zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
         assert gzip.decompress(zipped.content) == kept.content
         etag = zipped["ETag"]
-        assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag).status_code == 304
+        assert (
+            client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag).status_code == 304
+        )
 
 
 def test_pages_are_right_for_a_player_and_an_anonymous_viewer_and_never_kept_for_staff(
