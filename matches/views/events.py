@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -176,7 +177,9 @@ def event_standings(request, event_id: int):
             )
     table = ""
     if snapshot is not None:
-        key = f"standings-table:{snapshot.pk}:{snapshot.computed_at.timestamp()}"
+        # Per language: the table holds its headings' words.
+        stamp = snapshot.computed_at.timestamp()
+        key = f"standings-table:{snapshot.pk}:{stamp}:{translation.get_language()}"
         table = cache.get(key)
         if table is None:
             table = _standings_table(event, snapshot)
