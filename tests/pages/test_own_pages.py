@@ -337,7 +337,7 @@ def test_the_token_in_a_kept_page_works_for_a_post_and_a_flash_message_is_shown(
     assert "Your judge call" in answer.content.decode()
 
 
-def test_a_running_clock_is_never_kept_and_a_deadline_ends_the_keep(
+def test_a_running_clock_counts_to_its_moment_and_time_called_ends_the_keep(
     client, event, ash, table_one, organiser, no_session, django_capture_on_commit_callbacks
 ):
     from django.utils import timezone
@@ -351,8 +351,19 @@ def test_a_running_clock_is_never_kept_and_a_deadline_ends_the_keep(
     url = reverse("event-detail", args=[event.pk])
     warm(client, url)
     no_session.allowed = False
+    kept = html(client.get(url))  # kept: the card's clock counts down to a moment
+    round_ = table_one.round
+    round_.refresh_from_db()
+    assert f'data-ends-at="{int(round_.ends_at.timestamp() * 1000)}"' in kept
+    no_session.allowed = True
+
+    with django_capture_on_commit_callbacks(execute=True):  # time is called
+        round_.ends_at = timezone.now() - timezone.timedelta(seconds=5)
+        round_.save()
+    warm(client, url)
+    no_session.allowed = False
     with pytest.raises(AssertionError, match="session middleware ran"):
-        client.get(url)  # the clock on Ash's card runs: each answer is this second's
+        client.get(url)  # the overtime clock's text is of its second: never kept
 
     class Request:
         pass
