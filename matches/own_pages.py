@@ -324,6 +324,8 @@ def keep_until(request, when: datetime | None) -> None:
     if when is None:
         return
     left = (when - timezone.now()).total_seconds()
+    if left <= 0:
+        return  # passed: the answer already says so
     if left < getattr(request, "_own_page_keep", TIMEOUT):
         request._own_page_keep = max(int(left), 0)
 

@@ -208,10 +208,28 @@ def table_one(round_one):
     return Match.objects.get(round=round_one, table=1)
 
 
+@pytest.mark.parametrize("running", [False, True])
 def test_a_repeated_event_page_and_match_page_make_no_query_and_skip_the_session(
-    client, event, ash, table_one, no_session, django_assert_num_queries, templates
+    client,
+    event,
+    ash,
+    organiser,
+    table_one,
+    no_session,
+    django_assert_num_queries,
+    templates,
+    running,
 ):
+    from django.utils import timezone
+
+    from league.models import Event
+    from matches import services
+
     no_session.allowed = True
+    # A deck deadline passed (the page says so already) changes nothing.
+    Event.objects.filter(pk=event.pk).update(deck_deadline=timezone.now() - timezone.timedelta(1))
+    if running:  # the round's clock runs: the card counts down to a moment
+        services.start_clock(round_=table_one.round, by_user=organiser)
     client.force_login(ash.user)
     for url in page_urls(event, table_one):
         no_session.allowed = True
@@ -371,8 +389,11 @@ def test_a_running_clock_counts_to_its_moment_and_time_called_ends_the_keep(
     request = Request()
     own_pages.keep_until(request, timezone.now() + timezone.timedelta(seconds=10))
     assert 9 <= own_pages._timeout(request) <= 10
-    own_pages.keep_until(request, timezone.now() - timezone.timedelta(seconds=10))
-    assert own_pages._timeout(request) == 0
+    own_pages.keep_until(request, timezone.now() + timezone.timedelta(seconds=5))
+    assert 4 <= own_pages._timeout(request) <= 5  # the nearer moment
+    passed = Request()
+    own_pages.keep_until(passed, timezone.now() - timezone.timedelta(seconds=10))
+    assert own_pages._timeout(passed) == own_pages.TIMEOUT  # a deadline passed changes nothing
 
 
 def test_every_row_the_own_pages_show_bumps_the_event_version(
