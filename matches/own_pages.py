@@ -96,6 +96,7 @@ from notifications.services import unread_generation_key
 from . import page_cache
 from .models import Match
 from .public_pages import MESSAGE_COOKIE, language_of
+from .public_pages import _accepted as accepted_encoding
 
 #: How long a kept answer is served (seconds): see the module's docstring.
 TIMEOUT = 60
@@ -166,10 +167,12 @@ def _lookup(request) -> tuple[str, OwnPage, int, str] | None:
     query = request.META.get("QUERY_STRING", "")
     if len(query) > MAX_QUERY:
         return None
-    try:
-        match = resolve(request.path_info)
-    except Resolver404:
-        return None
+    match = getattr(request, "page_resolver_match", None)  # `public_pages.lookup`'s
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
     page = PAGES.get(match.view_name)
     if page is None:
         return None
@@ -182,11 +185,6 @@ def _lookup(request) -> tuple[str, OwnPage, int, str] | None:
 
 def _digest(value: str) -> str:
     return hashlib.blake2b(value.encode(), digest_size=12).hexdigest()
-
-
-def _accepted(request) -> str:
-    accept = request.META.get("HTTP_ACCEPT_ENCODING", "")
-    return "br" if "br" in accept else "gzip" if "gzip" in accept else ""
 
 
 def _peek(request, event_id: int) -> tuple[Viewer, str] | None:
@@ -352,7 +350,7 @@ class OwnPageMiddleware:
         if peeked is None:
             return self.get_response(request)
         viewer, key = peeked
-        encoding = _accepted(request)
+        encoding = accepted_encoding(request)
 
         def entry_key(enc: str) -> str:
             return _entry_key(key, name, query, enc)

@@ -238,6 +238,7 @@ def lookup(request) -> tuple[int, str, str, Page, object] | None:
         match = resolve(request.path_info)
     except Resolver404:
         return None
+    request.page_resolver_match = match  # `own_pages` asks the same of the same path
     page = PAGES.get(match.view_name)
     if page is None:
         return None
