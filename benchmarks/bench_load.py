@@ -242,9 +242,11 @@ def cycle(items):
         yield from items
 
 
-def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
+def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold"):
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
+    if only == "reports":
+        return reports(stack, data, warm)
     out = load_readers.readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     round_id = None
@@ -264,32 +266,62 @@ def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]
     if round_id:
         api = f"/api/rounds/{round_id}/"
         out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
+    return out + reports(stack, data, warm)
+
+
+def _auth(data: dict, m: dict) -> tuple[str, str]:
+    if data["tokens"]:
+        return f"Token {data['tokens'][m['b_user']]}", "token"
+    import base64
+
+    raw = f"{m['b_user']}:{data['password']}".encode()
+    return "Basic " + base64.b64encode(raw).decode(), "Basic"
+
+
+def reports(stack: Stack, data: dict, warm: str) -> list[tuple[str, dict]]:
+    """"Everyone reports": 30 players at once through the page form, then their opponents
+    30 at once through the API, confirming. `warm`: "cold" (every phone reports without
+    having loaded anything first: its session and user are read from the database),
+    "warm" (each phone first loads its match page, or the match's JSON with its token,
+    untimed, as a real phone reporting from the page it just loaded), or "both" (the
+    first half of the matches cold, the second half warm)."""
+    port, ms = stack.port, data["matches"]
+    if warm == "both":
+        half = len(ms) // 2
+        parts = [("cold", ms[:half]), ("warm", ms[half:])]
+    else:
+        parts = [(warm, ms)]
     two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
-    page = [
-        lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"], body=two_nil,
-                            headers={"Content-Type": "application/x-www-form-urlencoded"})
-        for m in ms
-    ]  # fmt: skip
-    out.append(("results reported through the page form, 30 at once", run(stack, page, 30)))
     body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
-
-    def api_report(m):
-        if data["tokens"]:
-            auth = f"Token {data['tokens'][m['b_user']]}"
-            label = "token"
-        else:
-            import base64
-
-            raw = f"{m['b_user']}:{data['password']}".encode()
-            auth = "Basic " + base64.b64encode(raw).decode()
-            label = "Basic"
-        api_report.label = label
-        return request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
-                       headers={"Content-Type": "application/json", "Authorization": auth})  # fmt: skip
-
-    api_jobs = [lambda m=m: api_report(m) for m in ms]
-    result = run(stack, api_jobs, 30)
-    out.append((f"results reported through the API ({api_report.label}), 30 at once", result))
+    out = []
+    for mode, part in parts:
+        tag = ", after loading the match page" if mode == "warm" else ""
+        if mode == "warm":
+            warmers = [lambda m=m: get(port, f"/matches/{m['id']}/", cookie=m["a"]) for m in part]
+            run(stack, warmers, 30)
+        page = [
+            lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"],
+                                body=two_nil,
+                                headers={"Content-Type": "application/x-www-form-urlencoded"})
+            for m in part
+        ]  # fmt: skip
+        out.append((f"results reported through the page form, 30 at once{tag}", run(stack, page, 30)))
+        label = _auth(data, part[0])[1]
+        if mode == "warm":
+            warmers = [
+                lambda m=m: request(port, "GET", f"/api/matches/{m['id']}/",
+                                    headers={"Authorization": _auth(data, m)[0]})
+                for m in part
+            ]  # fmt: skip
+            run(stack, warmers, 30)
+        api_jobs = [
+            lambda m=m: request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
+                                headers={"Content-Type": "application/json",
+                                         "Authorization": _auth(data, m)[0]})
+            for m in part
+        ]  # fmt: skip
+        result = run(stack, api_jobs, 30)
+        out.append((f"results reported through the API ({label}), 30 at once{tag}", result))
     return out
 
 
@@ -300,6 +332,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument(
         "--keep", action="store_true", help="keep each built event and start from it next time"
+    )
+    parser.add_argument("--only", choices=["reports"], help="run only this part")
+    parser.add_argument(
+        "--warm",
+        choices=["cold", "warm", "both"],
+        default="cold",
+        help="reports: each phone loads its match page first (untimed), or not, or half and half",
     )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -371,11 +410,11 @@ def _main(args) -> None:
         subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
         stack = Stack(root, free_port())
         try:
-            results = scenarios(stack, data, args.seconds)
+            results = scenarios(stack, data, args.seconds, only=args.only, warm=args.warm)
         finally:
             stack.stop()
         ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
-        ceiling = statistics.mean(ceilings)
+        ceiling = statistics.mean(ceilings) if ceilings else float("nan")
         print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
         print(
             "| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
