@@ -15,7 +15,10 @@ gunicorn (5 sync workers) and a Celery worker, then plays:
     and by name, the projector and the standings;
   - single requests alone (pairings by name, the results grid, the dashboard, round JSON);
   - "everyone reports": 30 players at once through the page form, then 30 at once through
-    the API (the opponents, confirming).
+    the API (the opponents, confirming): `load_reports.py`. `--warm warm` has each phone
+    load its match page first (untimed), `--warm both` plays half the matches each way;
+    `--only reports` plays only this part. Beside PostgreSQL's CPU on the whole machine,
+    the table gives that of this benchmark's own database's backends.
 `--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
 checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
 redis-server (cache in DB 0, broker in DB 1) on a free port, so it touches no one's Redis.
@@ -37,7 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_readers
-from load_readers import children, cpu_seconds, get, pids_of, request
+import load_reports
+from load_readers import children, cpu_seconds, get, pids_of
 
 HERE = Path(__file__).resolve().parents[1]
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
@@ -189,6 +193,23 @@ class Stack:
                 proc.wait(timeout=30)
 
 
+def own_backends() -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend connected to this benchmark's database
+    (the site, its worker): PostgreSQL's share of the work without the rest of the machine's
+    (other checkouts' tests on the same server). A backend that closes during a run takes
+    its time with it, so this can only undercount; the site keeps its connections
+    (`DATABASE_CONN_MAX_AGE`)."""
+    import psycopg
+
+    base, name = URL.rsplit("/", 1)
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        ).fetchall()
+    return {pid: cpu_seconds([pid]) for (pid,) in rows}
+
+
 def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> dict:
     """Run `jobs` (callables returning (status, bytes)) from `concurrency` threads, in turn,
     until they run out (or `seconds` pass, cycling)."""
@@ -214,6 +235,7 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
                 if status >= 400:
                     errors.append(status)
 
+    backends0 = own_backends()
     cpu0, t0 = stack.web_cpu(), time.perf_counter()
     own0, db0, rest0 = time.process_time(), cpu_seconds(pids_of("postgres")), stack.rest_cpu()
     threads = [threading.Thread(target=worker) for _ in range(concurrency)]
@@ -224,6 +246,8 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
     wall, cpu = time.perf_counter() - t0, stack.web_cpu() - cpu0
     own, db = time.process_time() - own0, cpu_seconds(pids_of("postgres")) - db0
     rest = stack.rest_cpu() - rest0
+    backends = own_backends()
+    db_own = sum(cpu - backends0.get(pid, 0) for pid, cpu in backends.items())
     times.sort()
 
     def pct(p):
@@ -233,6 +257,7 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
             "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000,
             "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors),
             "db_ms": db / max(1, len(times)) * 1000, "client_ms": own / max(1, len(times)) * 1000,
+            "db_own_ms": db_own / max(1, len(times)) * 1000,
             "rest_ms": rest / max(1, len(times)) * 1000,
             "cores": (cpu + own + db + rest) / wall}  # fmt: skip
 
@@ -246,7 +271,7 @@ def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
     if only == "reports":
-        return reports(stack, data, warm)
+        return load_reports.reports(stack, data, warm, run)
     out = load_readers.readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     round_id = None
@@ -266,63 +291,7 @@ def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold
     if round_id:
         api = f"/api/rounds/{round_id}/"
         out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
-    return out + reports(stack, data, warm)
-
-
-def _auth(data: dict, m: dict) -> tuple[str, str]:
-    if data["tokens"]:
-        return f"Token {data['tokens'][m['b_user']]}", "token"
-    import base64
-
-    raw = f"{m['b_user']}:{data['password']}".encode()
-    return "Basic " + base64.b64encode(raw).decode(), "Basic"
-
-
-def reports(stack: Stack, data: dict, warm: str) -> list[tuple[str, dict]]:
-    """"Everyone reports": 30 players at once through the page form, then their opponents
-    30 at once through the API, confirming. `warm`: "cold" (every phone reports without
-    having loaded anything first: its session and user are read from the database),
-    "warm" (each phone first loads its match page, or the match's JSON with its token,
-    untimed, as a real phone reporting from the page it just loaded), or "both" (the
-    first half of the matches cold, the second half warm)."""
-    port, ms = stack.port, data["matches"]
-    if warm == "both":
-        half = len(ms) // 2
-        parts = [("cold", ms[:half]), ("warm", ms[half:])]
-    else:
-        parts = [(warm, ms)]
-    two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
-    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
-    out = []
-    for mode, part in parts:
-        tag = ", after loading the match page" if mode == "warm" else ""
-        if mode == "warm":
-            warmers = [lambda m=m: get(port, f"/matches/{m['id']}/", cookie=m["a"]) for m in part]
-            run(stack, warmers, 30)
-        page = [
-            lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"],
-                                body=two_nil,
-                                headers={"Content-Type": "application/x-www-form-urlencoded"})
-            for m in part
-        ]  # fmt: skip
-        out.append((f"results reported through the page form, 30 at once{tag}", run(stack, page, 30)))
-        label = _auth(data, part[0])[1]
-        if mode == "warm":
-            warmers = [
-                lambda m=m: request(port, "GET", f"/api/matches/{m['id']}/",
-                                    headers={"Authorization": _auth(data, m)[0]})
-                for m in part
-            ]  # fmt: skip
-            run(stack, warmers, 30)
-        api_jobs = [
-            lambda m=m: request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
-                                headers={"Content-Type": "application/json",
-                                         "Authorization": _auth(data, m)[0]})
-            for m in part
-        ]  # fmt: skip
-        result = run(stack, api_jobs, 30)
-        out.append((f"results reported through the API ({label}), 30 at once{tag}", result))
-    return out
+    return out + load_reports.reports(stack, data, warm, run)
 
 
 def main() -> None:
@@ -418,18 +387,18 @@ def _main(args) -> None:
         print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
         print(
             "| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
-            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
+            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req "
+            "| of which this database's backends | worker + Redis CPU ms/req "
             "| load client CPU ms/req | cores busy |"
         )
-        print(
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-        )
+        print("| --- " * 15 + "|")
         for label, r in results:
             rate = r.get("views", r["rps"])
             print(
                 f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
                 f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
-                f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
+                f"{r['errors']} | {r['db_ms']:.1f} | {r.get('db_own_ms', float('nan')):.1f} | "
+                f"{r['rest_ms']:.1f} | "
                 f"{r['client_ms']:.1f} | {r['cores']:.2f} |"
             )
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)

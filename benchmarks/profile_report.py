@@ -181,7 +181,37 @@ def readers(read, read_me, matches, top) -> None:
     )
 
 
+def drain(top: int) -> None:
+    """The worker's part of the reports above: their batched outbox rows (no worker runs
+    beside this script, so all are still due), drained once, profiled: CPU and queries a
+    row (a report)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from notifications import batches
+    from notifications.models import OutboxTask
+
+    due = OutboxTask.objects.filter(done_at__isnull=True, task__startswith=batches.PREFIX)
+    rows = due.count()
+    prof = cProfile.Profile(time.process_time) if CPU_CLOCK else cProfile.Profile()
+    with CaptureQueriesContext(connection) as ctx:
+        cpu0 = time.process_time()
+        prof.enable()
+        done = batches.drain()
+        prof.disable()
+        cpu = time.process_time() - cpu0
+    print(f"\n## the worker's drain of those reports' outbox rows: {rows} rows, {done} done")
+    print(f"CPU {cpu / max(1, done) * 1000:.1f} ms a row (profiled), "
+          f"{len(ctx.captured_queries)} queries in all; load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    stats = pstats.Stats(prof, stream=io.StringIO()).strip_dirs()
+    print(f"Python function calls a row: {stats.total_calls / max(1, done):.0f}")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).strip_dirs().sort_stats("cumulative").print_stats(top)
+    print("```\n" + "\n".join(out.getvalue().strip().splitlines()[4:]) + "\n```")
+
+
 def standings(data, args) -> None:
+    drain(args.top)
     from league.models import Event
     from matches.services.standings import recompute_standings, request_standings
 

@@ -1,5 +1,6 @@
 """Results and reports: the match page with the players' report forms and the staff's
-result form, reporting and confirming, and the staff's results grid of a round."""
+result form, the staff's result, and the staff's results grid of a round (a player's
+report or confirmation is posted to `reports.match_report`)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,76 @@
+"""The reports of `bench_load.py` ("everyone reports"): players at once through the page
+form, then their opponents through the API, confirming; each phone cold (it reports
+without having loaded anything: its session and user are read from the database) or warm
+(it first loads its match page, untimed, as a real phone reporting from the page it just
+loaded). `run` is `bench_load.run`."""
+
+from __future__ import annotations
+
+import json
+
+from load_readers import get, request
+
+
+def _auth(data: dict, m: dict) -> tuple[str, str]:
+    if data["tokens"]:
+        return f"Token {data['tokens'][m['b_user']]}", "token"
+    import base64
+
+    raw = f"{m['b_user']}:{data['password']}".encode()
+    return "Basic " + base64.b64encode(raw).decode(), "Basic"
+
+
+def reports(stack, data: dict, warm: str, run) -> list[tuple[str, dict]]:
+    """The "everyone reports" part: 30 players at once through the page form, then their opponents
+    30 at once through the API, confirming. `warm`: "cold" (every phone reports without
+    having loaded anything first: its session and user are read from the database),
+    "warm" (each phone first loads its match page, or the match's JSON with its token,
+    untimed, as a real phone reporting from the page it just loaded), or "both" (the
+    first half of the matches cold, the second half warm)."""
+    port, ms = stack.port, data["matches"]
+    if warm == "both":
+        half = len(ms) // 2
+        parts = [("cold", ms[:half]), ("warm", ms[half:])]
+    else:
+        parts = [(warm, ms)]
+    two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
+    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
+    # Every web process past its first requests (imports, templates, URL and API set-up),
+    # as after the readers of a whole run, untimed; by the staff and anonymously, so no
+    # reporter's session or user is read.
+    staff_page = f"/matches/{ms[-1]['id']}/"
+    warm_up = [lambda: get(port, staff_page, cookie=data["staff"]),
+               lambda: get(port, f"/api/matches/{ms[-1]['id']}/")] * 25  # fmt: skip
+    run(stack, warm_up, 10)
+    out = []
+    for mode, part in parts:
+        tag = ", after loading the match page" if mode == "warm" else ""
+        if mode == "warm":
+            warmers = [lambda m=m: get(port, f"/matches/{m['id']}/", cookie=m["a"]) for m in part]
+            run(stack, warmers, 30)
+        page = [
+            lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"],
+                                body=two_nil,
+                                headers={"Content-Type": "application/x-www-form-urlencoded"})
+            for m in part
+        ]  # fmt: skip
+        out.append(
+            (f"results reported through the page form, 30 at once{tag}", run(stack, page, 30))
+        )
+        label = _auth(data, part[0])[1]
+        if mode == "warm":
+            warmers = [
+                lambda m=m: request(port, "GET", f"/api/matches/{m['id']}/",
+                                    headers={"Authorization": _auth(data, m)[0]})
+                for m in part
+            ]  # fmt: skip
+            run(stack, warmers, 30)
+        api_jobs = [
+            lambda m=m: request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
+                                headers={"Content-Type": "application/json",
+                                         "Authorization": _auth(data, m)[0]})
+            for m in part
+        ]  # fmt: skip
+        result = run(stack, api_jobs, 30)
+        out.append((f"results reported through the API ({label}), 30 at once{tag}", result))
+    return out
