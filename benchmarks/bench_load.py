@@ -267,11 +267,11 @@ def cycle(items):
         yield from items
 
 
-def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold"):
+def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold", api_first=False):
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
     if only == "reports":
-        return load_reports.reports(stack, data, warm, run)
+        return load_reports.reports(stack, data, warm, run, api_first=api_first)
     out = load_readers.readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     round_id = None
@@ -291,7 +291,7 @@ def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold
     if round_id:
         api = f"/api/rounds/{round_id}/"
         out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
-    return out + load_reports.reports(stack, data, warm, run)
+    return out + load_reports.reports(stack, data, warm, run, api_first=api_first)
 
 
 def main() -> None:
@@ -308,6 +308,9 @@ def main() -> None:
         choices=["cold", "warm", "both"],
         default="cold",
         help="reports: each phone loads its match page first (untimed), or not, or half and half",
+    )
+    parser.add_argument(
+        "--api-first", action="store_true", help="reports: the API reports, the page confirms"
     )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -379,7 +382,9 @@ def _main(args) -> None:
         subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
         stack = Stack(root, free_port())
         try:
-            results = scenarios(stack, data, args.seconds, only=args.only, warm=args.warm)
+            results = scenarios(
+                stack, data, args.seconds, only=args.only, warm=args.warm, api_first=args.api_first
+            )
         finally:
             stack.stop()
         ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
