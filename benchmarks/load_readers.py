@@ -65,7 +65,8 @@ request = function()
   i = i + 1
   local r = reqs[(i % #reqs) + 1]
   local h = {["Accept-Encoding"] = "gzip", ["X-Forwarded-Proto"] = "https"}
-  if r[2] ~= "" then h["Cookie"] = "sessionid=" .. r[2] end
+  -- A phone that has seen one page with a form (or me.json) carries its CSRF cookie.
+  if r[2] ~= "" then h["Cookie"] = "sessionid=" .. r[2] .. "; csrftoken=%CSRF%" end
   return wrk.format("GET", r[1], h)
 end
 done = function(summary, latency, requests)
@@ -82,7 +83,7 @@ def wrk(port: int, reqs: list[tuple[str, str]], connections: int, seconds: float
     `seconds`: wrk, not Python threads, so the load client costs little of the two cores."""
     table = ", ".join("{" + json.dumps(p) + ", " + json.dumps(c) + "}" for p, c in reqs)
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(WRK_SCRIPT.replace("%s", table, 1))
+        f.write(WRK_SCRIPT.replace("%s", table, 1).replace("%CSRF%", CSRF))
     cpu0 = cpu() if cpu else 0
     own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     db0 = cpu_seconds(pids_of("postgres"))
@@ -177,10 +178,27 @@ def readers(stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
             wrk(port, [(by_name, c) for c in players], 50, seconds, web),
         )
     )
+    out.append(
+        (
+            "me.json alone, 200 signed-in players, 50",
+            wrk(port, [(me, c) for c in players], 50, seconds, web),
+        )
+    )
     view = wrk(port, [r for c in players for r in ((by_name, c), (me, c))], 50, seconds, web)
     view["views"] = view["rps"] / 2
     out.append(("a phone's whole view (page + me.json), views, 50", view))
     out.append(("round posted (mixed pages), 200", wrk(port, mix, 200, seconds, web)))
+    # Every player's own event page and match page, each asked once (a phone's first view
+    # after the round went up; the mix above repeats 200 players' pages).
+    first = [
+        r
+        for m in ms
+        for c in (m["a"], m["b"])
+        for r in ((paths[0], c), (f"/matches/{m['id']}/", c))
+    ]
+    out.append(
+        ("each player's first event and match page, 200", wrk(port, first, 200, seconds, web))
+    )
     if stack.nginx is not None:
         out.append(
             (

@@ -12,3 +12,10 @@ timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 max_requests = 2000
 max_requests_jitter = 200
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None
+# gunicorn's control socket (`gunicornc`) is one path per user by default, so a second
+# instance on the machine (a benchmark's ceiling, a test's server) logs "Address already
+# in use" at start. Nothing here uses it: WEB_CONTROL_SOCKET names one to have it.
+if os.environ.get("WEB_CONTROL_SOCKET"):
+    control_socket = os.environ["WEB_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True

@@ -85,6 +85,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Public round pages, whole from the cache, before the session or the user is read.
     "matches.public_pages.PublicPageMiddleware",
+    # A signed-in viewer's own pages (me.json, the event and match pages), kept per user and
+    # version, answered from the cache before the session is loaded (matches/own_pages.py).
+    "matches.own_pages.OwnPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The reader's language: the language cookie, else Accept-Language (LANGUAGES below).
     "django.middleware.locale.LocaleMiddleware",

@@ -24,6 +24,7 @@ from league import services as league_services
 from league.event_log import EventLogEntry
 from league.models import Registration
 from league.services import eventlog
+from matches import page_cache
 from matches import services as match_services
 from matches.models import Match, Round
 from rules import penalties as rules
@@ -154,6 +155,7 @@ def take_call(*, call: JudgeCall, by_user) -> JudgeCall:
     )
     call = JudgeCall.objects.select_related("taken_by", "event").get(pk=call.pk)
     if won:
+        page_cache.bump_on_commit(call.event_id)  # the caller's match page (no signal)
         notify.call_taken(call)
     if won or (call.status == JudgeCall.Status.TAKEN and call.taken_by_id == by_user.pk):
         return call

@@ -123,13 +123,13 @@ def _roles_query(user, event: Event, league_id: int) -> frozenset[str]:
 STAFF_TIMEOUT = 3600
 
 
-def _staff_key(league_id: int) -> str:
+def staff_key(league_id: int) -> str:
     return f"league:staff:{league_id}:v"
 
 
 def staff_version(league_id: int) -> int:
     """A number that changes whenever the league's organisers or staff roles change."""
-    key = _staff_key(league_id)
+    key = staff_key(league_id)
     value = cache.get(key)
     if value is None:
         cache.add(key, time.time_ns(), timeout=None)
@@ -138,7 +138,7 @@ def staff_version(league_id: int) -> int:
 
 
 def _bump_staff(league_id: int) -> None:
-    key = _staff_key(league_id)
+    key = staff_key(league_id)
     try:
         cache.incr(key)
     except ValueError:

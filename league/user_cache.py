@@ -10,21 +10,30 @@ other sessions out), with the secret-key fallbacks. The cached row holds the pas
 hash, as the database does; the cache (Redis) already holds the sessions, which are
 worth more. Writes that bypass `save()` (a queryset `update()` of users) are seen within
 `USER_TIMEOUT`.
+
+`session_user` is that recipe on a session's data, shared with `matches.own_pages`, which
+finds the signed-in user from the cache alone (the session's cache entry, `session_cache_key`,
+and the row at `user_key`) and names the row it read by `user_cache_token`, new each time
+the row is read from the database again.
 """
 
 from __future__ import annotations
+
+import secrets
+from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import (
     BACKEND_SESSION_KEY,
     HASH_SESSION_KEY,
-    _get_user_session_key,
+    SESSION_KEY,
     get_user_model,
     load_backend,
 )
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.crypto import constant_time_compare
@@ -33,44 +42,98 @@ from django.utils.functional import SimpleLazyObject
 USER_TIMEOUT = 300
 
 
-def _key(user_id) -> str:
+def user_key(user_id) -> str:
+    """The cache key of a user's row (also read, alone, by `matches.own_pages`)."""
     return f"auth:user:{user_id}"
 
 
+#: The session engines whose sessions live in the cache, where `session_cache_key` finds them.
+CACHED_SESSION_ENGINES = (
+    "django.contrib.sessions.backends.cached_db",
+    "django.contrib.sessions.backends.cache",
+)
+
+
+def session_cache_key(session_key: str) -> str | None:
+    """Where the session named by a cookie is kept in the default cache, or None when the
+    engine keeps it elsewhere (or the key is not a session key)."""
+    if settings.SESSION_ENGINE not in CACHED_SESSION_ENGINES:
+        return None
+    if settings.SESSION_CACHE_ALIAS != "default":
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    if store.session_key is None:
+        return None
+    return store.cache_key
+
+
 def _load(backend, user_id):
-    key = _key(user_id)
+    key = user_key(user_id)
     user = cache.get(key)
     if user is None:
         user = backend.get_user(user_id)
         if user is not None:
+            # A new token each time the row is read again (after `forget` or its
+            # timeout): a page kept for this user (`matches.own_pages`) names it.
+            user.user_cache_token = secrets.token_hex(8)
             cache.set(key, user, timeout=USER_TIMEOUT)
     return user
 
 
-def get_user(request):
-    """`django.contrib.auth.get_user`, with the user row from the cache."""
+#: What `session_user` found: the user with the session's hash matching the current one
+#: (`CURRENT`), matching a secret-key fallback (`FALLBACK`: the session must move to a new
+#: key), nobody (`NOBODY`: no user named, or the account is gone or deactivated), or a user
+#: the session no longer signs in (`REFUSED`: a password changed; the session is flushed).
+CURRENT, FALLBACK, NOBODY, REFUSED = "current", "fallback", "nobody", "refused"
+
+
+def session_user_id(session):
+    """The user id and backend a session names, or None."""
     try:
-        user_id = _get_user_session_key(request)
-        backend_path = request.session[BACKEND_SESSION_KEY]
-    except KeyError:
-        return AnonymousUser()
+        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return None
     if backend_path not in settings.AUTHENTICATION_BACKENDS:
-        return AnonymousUser()
-    user = _load(load_backend(backend_path), user_id)
+        return None
+    return user_id, backend_path
+
+
+def session_user(session, load) -> tuple[object, str]:
+    """Django's recipe (`django.contrib.auth.get_user`) on a session's data (a session or
+    the dict kept in the cache): `(user, verdict)`, the user from `load(backend, user_id)`.
+    Used by `get_user` below and by `matches.own_pages` (from the cache alone)."""
+    named = session_user_id(session)
+    if named is None:
+        return None, NOBODY
+    user_id, backend_path = named
+    user = load(load_backend(backend_path), user_id)
+    if user is None:
+        return None, NOBODY  # gone or deactivated: anonymous, as Django says (no flush)
     if not hasattr(user, "get_session_auth_hash"):
-        return user or AnonymousUser()
-    session_hash = request.session.get(HASH_SESSION_KEY)
-    current = user.get_session_auth_hash()
-    if session_hash and constant_time_compare(session_hash, current):
-        return user
+        return user, CURRENT
+    session_hash = session.get(HASH_SESSION_KEY)
+    if session_hash and constant_time_compare(session_hash, user.get_session_auth_hash()):
+        return user, CURRENT
     if session_hash and any(
         constant_time_compare(session_hash, fallback)
         for fallback in user.get_session_auth_fallback_hash()
     ):
-        request.session.cycle_key()
-        request.session[HASH_SESSION_KEY] = current
+        return user, FALLBACK
+    return None, REFUSED
+
+
+def get_user(request):
+    """`django.contrib.auth.get_user`, with the user row from the cache."""
+    user, verdict = session_user(request.session, _load)
+    if verdict == CURRENT:
         return user
-    request.session.flush()
+    if verdict == FALLBACK:
+        request.session.cycle_key()
+        request.session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        return user
+    if verdict == REFUSED:
+        request.session.flush()
     return AnonymousUser()
 
 
@@ -84,7 +147,7 @@ class CachedAuthenticationMiddleware(AuthenticationMiddleware):
 
 def forget(user_id) -> None:
     """Drop the cached row now and once the current transaction commits."""
-    key = _key(user_id)
+    key = user_key(user_id)
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
 

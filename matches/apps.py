@@ -6,7 +6,8 @@ class MatchesConfig(AppConfig):
     verbose_name = "Rounds, matches and standings"
 
     def ready(self) -> None:
-        from . import public_pages, signals  # noqa: PLC0415 (they connect and register once the models are loaded)
+        from . import own_pages, public_pages, signals  # noqa: PLC0415 (they connect and register once the models are loaded)
 
         signals.connect()
         public_pages.register_matches_pages()
+        own_pages.register_matches_pages()

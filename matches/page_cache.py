@@ -28,13 +28,13 @@ from django.utils import translation
 FRAGMENT_TIMEOUT = 6 * 3600
 
 
-def _version_key(event_id: int) -> str:
+def version_key(event_id: int) -> str:
     return f"event-pages:{event_id}:v"
 
 
 def version(event_id: int) -> int:
     """The event's current version (one cache read)."""
-    key = _version_key(event_id)
+    key = version_key(event_id)
     value = cache.get(key)
     if value is None:
         cache.add(key, time.time_ns(), timeout=None)
@@ -44,7 +44,7 @@ def version(event_id: int) -> int:
 
 def bump(event_id: int) -> None:
     """A new version now: every cached page of the event is built again on its next read."""
-    key = _version_key(event_id)
+    key = version_key(event_id)
     try:
         cache.incr(key)
     except ValueError:

@@ -254,12 +254,12 @@ def _by_prefixes(key_prefixes: Sequence[str]):
 UNREAD_TIMEOUT = 120
 
 
-def _generation_key(user_id: int) -> str:
+def unread_generation_key(user_id: int) -> str:
     return f"notifications:unread:{user_id}:v"
 
 
 def _unread_generation(user_id: int) -> int:
-    key = _generation_key(user_id)
+    key = unread_generation_key(user_id)
     value = cache.get(key)
     if value is None:
         cache.add(key, time.time_ns(), timeout=UNREAD_TIMEOUT * 2)
@@ -272,7 +272,7 @@ def forget_unread(user_ids: Iterable[int]) -> None:
     forgotten now and again once the current transaction commits (a count taken in
     between saw the old rows). A user with no count kept needs nothing; one whose first
     count is taken during the transaction keeps it at most `UNREAD_TIMEOUT`."""
-    keys = list(cache.get_many([_generation_key(pk) for pk in set(user_ids)]))
+    keys = list(cache.get_many([unread_generation_key(pk) for pk in set(user_ids)]))
     if not keys:
         return
 

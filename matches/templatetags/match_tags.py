@@ -2,7 +2,7 @@
 
 `{% my_match event %}` shows the signed-in player's match in the event's latest published
 round (round, table, opponent, the round clock, a link to report): one query, none for a
-visitor who is not signed in.
+visitor who is not signed in. While its clock runs, the page is not kept (`matches.own_pages`).
 
 `{% round_mail_status round %}` shows the staff how the round's e-mails stand (sent /
 pending / failed) with a retry button.
@@ -12,7 +12,7 @@ from django import template
 from django.urls import reverse
 
 from league.models import Event
-from matches import selectors
+from matches import own_pages, selectors
 from matches.notify import round_mail_key_prefixes
 from matches.presenters import cut_stage, match_card
 from notifications.services import mail_status
@@ -44,7 +44,10 @@ def top_cut_stage(value) -> str:
 def my_match(context, event):
     request = context.get("request")
     user = request.user if request is not None else context.get("user")
-    return {"card": my_match_card(user, event) if user is not None else None}
+    card = my_match_card(user, event) if user is not None else None
+    if request is not None and card and (card["remaining"] is not None or card["overtime"]):
+        own_pages.not_kept(request)  # a running clock: the page is of this second only
+    return {"card": card}
 
 
 @register.inclusion_tag("notifications/_mail_status.html")

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -31,7 +32,7 @@ from league.view_helpers import (
 )
 from rules import topcut
 
-from .. import page_cache, selectors, services
+from .. import own_pages, page_cache, selectors, services
 from ..models import Match, Round, StandingsSnapshot
 from ..presenters import DIVISION_NAMES, cut_stage, division_groups, percent, structure_lines
 
@@ -57,6 +58,7 @@ def event_detail(request, event_id: int):
     standings = selectors.visible_standings(event, published_only=not staff)
     pods = services.event_pods(event)
     swiss_rounds, top_cut = services.structure_of(pods)
+    own_pages.keep_until(request, event.deck_deadline)  # "(passed)", "View your deck"
     return render(
         request,
         "matches/event_detail.html",
@@ -175,7 +177,9 @@ def event_standings(request, event_id: int):
             )
     table = ""
     if snapshot is not None:
-        key = f"standings-table:{snapshot.pk}:{snapshot.computed_at.timestamp()}"
+        # Per language: the table holds its headings' words.
+        stamp = snapshot.computed_at.timestamp()
+        key = f"standings-table:{snapshot.pk}:{stamp}:{translation.get_language()}"
         table = cache.get(key)
         if table is None:
             table = _standings_table(event, snapshot)

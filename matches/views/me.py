@@ -5,7 +5,6 @@ personal comes from here, fetched by `matches/static/matches/me.js`:
 
 - `version`: the event's page version now, as a string (a nanosecond clock is more than a
   JavaScript number holds exactly; a page that names an older one is stale);
-- `now`: the server's time (for clocks);
 - `user`: null for an anonymous viewer, else the name, the unread count (the inbox badge),
   the links of the signed-in menu and a CSRF token for its "Log out" form;
 - `staff`: whether the viewer sees what staff see, and `links` (dashboard, results grid,
@@ -14,7 +13,9 @@ personal comes from here, fetched by `matches/static/matches/me.js`:
   round ("your table": table, division, opponent, a link to the match).
 
 Answered with `Cache-Control: private, no-store`: no shared cache and no service worker may
-keep it, since it is one user's. The part that depends on the event (staff, links,
+keep it, since it is one user's. The whole answer is kept per viewer and versions by
+`matches.own_pages` (a repeated one is served before the session is read); the server's
+time is its `Date` header. The part that depends on the event (staff, links,
 registration, match) is kept in the cache per user, version of the event and version of
 the league's staff (`permissions.staff_version`: a new role shows at once). A repeated
 answer makes no query: the event is kept per version, the user per account
@@ -29,7 +30,6 @@ from django.db.models import Q
 from django.http import JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -133,7 +133,6 @@ def event_me(request, event_id: int):
     require_visible(request, event)
     data = {
         "version": str(version),
-        "now": timezone.now().isoformat(),
         "user": None,
         "staff": False,
         "links": [],

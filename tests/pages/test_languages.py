@@ -193,3 +193,21 @@ def test_a_deck_sheet_dates_in_the_events_language(event, ash):
     with in_event_language(event):
         assert formats.date_format(dt.date(2026, 12, 24), "j F Y") == "24 Dezember 2026"
         assert timezone.get_current_timezone() == zoneinfo.ZoneInfo(event.zone)
+
+
+def test_the_standings_table_is_kept_per_language(client, event, snapshots):
+    """The Swiss standings table is rendered once per snapshot and kept in the shared
+    cache; its headings are words, so it is kept per language: a Spanish reader after an
+    English one sees Spanish headings, and the English reader after them still English.
+    (The first cut kept one table per snapshot, in whichever language asked first.)"""
+    url = reverse("event-standings", args=[event.pk]) + "?round=1"
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    spanish = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    with translation.override("es"):
+        rank, player = translation.gettext("Rank"), translation.gettext("Player")
+    assert (rank, player) != ("Rank", "Player")
+    assert f">{rank}</th><th>{player}</th>" in spanish
+    assert ">Rank</th><th>Player</th>" in english
+    assert (
+        ">Rank</th><th>Player</th>" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    )
