@@ -54,10 +54,11 @@ Per page (`register_matches_pages`), what is kept and why it is safe:
   so do decklists, the league, the season and the format (`_OWN_PAGE_ROWS` there); a
   player's row also drops its account's cached row (a new player profile shows
   "Register"); the header's name and inbox badge follow the user row and the unread
-  generation. Time: while the viewer's round clock runs the page is never kept (the
-  match card's clock counts from the moment it was made: `match_tags.my_match` calls
-  `not_kept`), and before the deck deadline it is kept no later than the deadline
-  (`keep_until`: "(passed)", "View your deck"). An edition edited in the admin shows
+  generation. Time: the match card's clock counts down to the moment time is called
+  (`data-ends-at`, the phone's own clock, as the projector's), and the page is kept no
+  later than that moment, never after it (the overtime clock's text is of its second:
+  `match_tags.my_match` calls `keep_until`, `not_kept`); before the deck deadline it is
+  kept no later than the deadline (`keep_until`: "(passed)", "View your deck"). An edition edited in the admin shows
   within `TIMEOUT`. Never kept for the event's staff: their page has the TOM panel (TOM
   uploads bump nothing) and staff actions.
 - **The match page** (`match-detail`, `matches.views.results.match_detail`; its event from
@@ -314,7 +315,7 @@ def _keep(request, response, viewer: Viewer, entry_key: Callable[[str], str]) ->
 
 
 def not_kept(request) -> None:
-    """This answer changes with time alone (a round clock running): never keep it."""
+    """This answer changes with time alone (an overtime clock's text): never keep it."""
     request._own_page_not_kept = True
 
 
@@ -323,6 +324,8 @@ def keep_until(request, when: datetime | None) -> None:
     if when is None:
         return
     left = (when - timezone.now()).total_seconds()
+    if left <= 0:
+        return  # passed: the answer already says so
     if left < getattr(request, "_own_page_keep", TIMEOUT):
         request._own_page_keep = max(int(left), 0)
 

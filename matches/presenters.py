@@ -215,6 +215,11 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
     remaining = seconds_left(match.round, now=now, extra_minutes=match.extra_minutes)
     result, kind = result_for_player(match, side)
     clock = f"{remaining // 60}:{remaining % 60:02d}" if remaining is not None else ""
+    ends_at = (
+        match.round.ends_at + timedelta(minutes=match.extra_minutes)
+        if remaining is not None
+        else None
+    )
     return {
         "match": match,
         "round": match.round,
@@ -222,6 +227,9 @@ def match_card(match: Match, registration_id: int, *, now=None) -> dict:
         "opponent": opponent.player if opponent is not None else None,
         "remaining": remaining,
         "remaining_text": clock,
+        # The moment time is called at this table (the page's clock counts down to it).
+        "ends_at": ends_at,
+        "ends_at_ms": int(ends_at.timestamp() * 1000) if ends_at else None,
         "extra_minutes": match.extra_minutes,
         "overtime": overtime(match.round, now=now, extra_minutes=match.extra_minutes),
         "result": result,

@@ -2,7 +2,8 @@
 
 `{% my_match event %}` shows the signed-in player's match in the event's latest published
 round (round, table, opponent, the round clock, a link to report): one query, none for a
-visitor who is not signed in. While its clock runs, the page is not kept (`matches.own_pages`).
+visitor who is not signed in. While its clock runs, the page is kept (`matches.own_pages`) no
+later than the moment time is called, and not at all after.
 
 `{% round_mail_status round %}` shows the staff how the round's e-mails stand (sent /
 pending / failed) with a retry button.
@@ -45,8 +46,13 @@ def my_match(context, event):
     request = context.get("request")
     user = request.user if request is not None else context.get("user")
     card = my_match_card(user, event) if user is not None else None
-    if request is not None and card and (card["remaining"] is not None or card["overtime"]):
-        own_pages.not_kept(request)  # a running clock: the page is of this second only
+    if request is not None and card and card["remaining"] is not None:
+        if card["remaining"] > 0:
+            # The clock counts down to a moment (`data-ends-at`); what the card says
+            # changes when time is called.
+            own_pages.keep_until(request, card["ends_at"])
+        else:  # time called: the overtime clock's text is of this second only
+            own_pages.not_kept(request)
     return {"card": card}
 
 

@@ -208,10 +208,28 @@ def table_one(round_one):
     return Match.objects.get(round=round_one, table=1)
 
 
+@pytest.mark.parametrize("running", [False, True])
 def test_a_repeated_event_page_and_match_page_make_no_query_and_skip_the_session(
-    client, event, ash, table_one, no_session, django_assert_num_queries, templates
+    client,
+    event,
+    ash,
+    organiser,
+    table_one,
+    no_session,
+    django_assert_num_queries,
+    templates,
+    running,
 ):
+    from django.utils import timezone
+
+    from league.models import Event
+    from matches import services
+
     no_session.allowed = True
+    # A deck deadline passed (the page says so already) changes nothing.
+    Event.objects.filter(pk=event.pk).update(deck_deadline=timezone.now() - timezone.timedelta(1))
+    if running:  # the round's clock runs: the card counts down to a moment
+        services.start_clock(round_=table_one.round, by_user=organiser)
     client.force_login(ash.user)
     for url in page_urls(event, table_one):
         no_session.allowed = True
@@ -337,7 +355,7 @@ def test_the_token_in_a_kept_page_works_for_a_post_and_a_flash_message_is_shown(
     assert "Your judge call" in answer.content.decode()
 
 
-def test_a_running_clock_is_never_kept_and_a_deadline_ends_the_keep(
+def test_a_running_clock_counts_to_its_moment_and_time_called_ends_the_keep(
     client, event, ash, table_one, organiser, no_session, django_capture_on_commit_callbacks
 ):
     from django.utils import timezone
@@ -351,8 +369,19 @@ def test_a_running_clock_is_never_kept_and_a_deadline_ends_the_keep(
     url = reverse("event-detail", args=[event.pk])
     warm(client, url)
     no_session.allowed = False
+    kept = html(client.get(url))  # kept: the card's clock counts down to a moment
+    round_ = table_one.round
+    round_.refresh_from_db()
+    assert f'data-ends-at="{int(round_.ends_at.timestamp() * 1000)}"' in kept
+    no_session.allowed = True
+
+    with django_capture_on_commit_callbacks(execute=True):  # time is called
+        round_.ends_at = timezone.now() - timezone.timedelta(seconds=5)
+        round_.save()
+    warm(client, url)
+    no_session.allowed = False
     with pytest.raises(AssertionError, match="session middleware ran"):
-        client.get(url)  # the clock on Ash's card runs: each answer is this second's
+        client.get(url)  # the overtime clock's text is of its second: never kept
 
     class Request:
         pass
@@ -360,8 +389,11 @@ def test_a_running_clock_is_never_kept_and_a_deadline_ends_the_keep(
     request = Request()
     own_pages.keep_until(request, timezone.now() + timezone.timedelta(seconds=10))
     assert 9 <= own_pages._timeout(request) <= 10
-    own_pages.keep_until(request, timezone.now() - timezone.timedelta(seconds=10))
-    assert own_pages._timeout(request) == 0
+    own_pages.keep_until(request, timezone.now() + timezone.timedelta(seconds=5))
+    assert 4 <= own_pages._timeout(request) <= 5  # the nearer moment
+    passed = Request()
+    own_pages.keep_until(passed, timezone.now() - timezone.timedelta(seconds=10))
+    assert own_pages._timeout(passed) == own_pages.TIMEOUT  # a deadline passed changes nothing
 
 
 def test_every_row_the_own_pages_show_bumps_the_event_version(

@@ -9,8 +9,13 @@ document.querySelectorAll("form[data-confirm]").forEach(function (form) {
 });
 // A round clock: any element with data-remaining (seconds) counts down to the
 // data-time-up words on it or around it (the page renders them in the reader's language).
+// With data-ends-at around it (the moment, in ms) the phone's own clock counts down to that
+// moment, as the projector's does: the page may be a copy kept for a minute
+// (matches/own_pages.py), whose "seconds left" were those of the moment it was made.
 document.querySelectorAll("[data-remaining]").forEach(function (el) {
-  var end = Date.now() + parseInt(el.dataset.remaining, 10) * 1000;
+  var moment = el.closest("[data-ends-at]");
+  var end = moment ? parseInt(moment.dataset.endsAt, 10)
+                   : Date.now() + parseInt(el.dataset.remaining, 10) * 1000;
   var words = el.closest("[data-time-up]");
   var timeUp = words ? words.dataset.timeUp : "";
   function tick() {
