@@ -15,7 +15,10 @@ gunicorn (5 sync workers) and a Celery worker, then plays:
     and by name, the projector and the standings;
   - single requests alone (pairings by name, the results grid, the dashboard, round JSON);
   - "everyone reports": 30 players at once through the page form, then 30 at once through
-    the API (the opponents, confirming).
+    the API (the opponents, confirming): `load_reports.py`. `--warm warm` has each phone
+    load its match page first (untimed), `--warm both` plays half the matches each way;
+    `--only reports` plays only this part. Beside PostgreSQL's CPU on the whole machine,
+    the table gives that of this benchmark's own database's backends.
 `--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
 checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
 redis-server (cache in DB 0, broker in DB 1) on a free port, so it touches no one's Redis.
@@ -37,7 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_readers
-from load_readers import children, cpu_seconds, get, pids_of, request
+import load_reports
+from load_readers import children, cpu_seconds, get, pids_of
 
 HERE = Path(__file__).resolve().parents[1]
 URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/league_bench16")
@@ -189,6 +193,23 @@ class Stack:
                 proc.wait(timeout=30)
 
 
+def own_backends() -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend connected to this benchmark's database
+    (the site, its worker): PostgreSQL's share of the work without the rest of the machine's
+    (other checkouts' tests on the same server). A backend that closes during a run takes
+    its time with it, so this can only undercount; the site keeps its connections
+    (`DATABASE_CONN_MAX_AGE`)."""
+    import psycopg
+
+    base, name = URL.rsplit("/", 1)
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        ).fetchall()
+    return {pid: cpu_seconds([pid]) for (pid,) in rows}
+
+
 def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> dict:
     """Run `jobs` (callables returning (status, bytes)) from `concurrency` threads, in turn,
     until they run out (or `seconds` pass, cycling)."""
@@ -214,6 +235,7 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
                 if status >= 400:
                     errors.append(status)
 
+    backends0 = own_backends()
     cpu0, t0 = stack.web_cpu(), time.perf_counter()
     own0, db0, rest0 = time.process_time(), cpu_seconds(pids_of("postgres")), stack.rest_cpu()
     threads = [threading.Thread(target=worker) for _ in range(concurrency)]
@@ -224,6 +246,8 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
     wall, cpu = time.perf_counter() - t0, stack.web_cpu() - cpu0
     own, db = time.process_time() - own0, cpu_seconds(pids_of("postgres")) - db0
     rest = stack.rest_cpu() - rest0
+    backends = own_backends()
+    db_own = sum(cpu - backends0.get(pid, 0) for pid, cpu in backends.items())
     times.sort()
 
     def pct(p):
@@ -233,6 +257,7 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
             "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000,
             "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors),
             "db_ms": db / max(1, len(times)) * 1000, "client_ms": own / max(1, len(times)) * 1000,
+            "db_own_ms": db_own / max(1, len(times)) * 1000,
             "rest_ms": rest / max(1, len(times)) * 1000,
             "cores": (cpu + own + db + rest) / wall}  # fmt: skip
 
@@ -242,9 +267,11 @@ def cycle(items):
         yield from items
 
 
-def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
+def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold", api_first=False):
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
+    if only == "reports":
+        return load_reports.reports(stack, data, warm, run, api_first=api_first)
     out = load_readers.readers(stack, data, seconds)
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     round_id = None
@@ -264,33 +291,7 @@ def scenarios(stack: Stack, data: dict, seconds: float) -> list[tuple[str, dict]
     if round_id:
         api = f"/api/rounds/{round_id}/"
         out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
-    two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
-    page = [
-        lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"], body=two_nil,
-                            headers={"Content-Type": "application/x-www-form-urlencoded"})
-        for m in ms
-    ]  # fmt: skip
-    out.append(("results reported through the page form, 30 at once", run(stack, page, 30)))
-    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
-
-    def api_report(m):
-        if data["tokens"]:
-            auth = f"Token {data['tokens'][m['b_user']]}"
-            label = "token"
-        else:
-            import base64
-
-            raw = f"{m['b_user']}:{data['password']}".encode()
-            auth = "Basic " + base64.b64encode(raw).decode()
-            label = "Basic"
-        api_report.label = label
-        return request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
-                       headers={"Content-Type": "application/json", "Authorization": auth})  # fmt: skip
-
-    api_jobs = [lambda m=m: api_report(m) for m in ms]
-    result = run(stack, api_jobs, 30)
-    out.append((f"results reported through the API ({api_report.label}), 30 at once", result))
-    return out
+    return out + load_reports.reports(stack, data, warm, run, api_first=api_first)
 
 
 def main() -> None:
@@ -300,6 +301,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument(
         "--keep", action="store_true", help="keep each built event and start from it next time"
+    )
+    parser.add_argument("--only", choices=["reports"], help="run only this part")
+    parser.add_argument(
+        "--warm",
+        choices=["cold", "warm", "both"],
+        default="cold",
+        help="reports: each phone loads its match page first (untimed), or not, or half and half",
+    )
+    parser.add_argument(
+        "--api-first", action="store_true", help="reports: the API reports, the page confirms"
     )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -371,26 +382,28 @@ def _main(args) -> None:
         subprocess.run(["redis-cli", "-u", f"{REDIS}/0", "flushdb"], capture_output=True)
         stack = Stack(root, free_port())
         try:
-            results = scenarios(stack, data, args.seconds)
+            results = scenarios(
+                stack, data, args.seconds, only=args.only, warm=args.warm, api_first=args.api_first
+            )
         finally:
             stack.stop()
         ceilings = [r["rps"] for label, r in results if label.startswith("ceiling")]
-        ceiling = statistics.mean(ceilings)
+        ceiling = statistics.mean(ceilings) if ceilings else float("nan")
         print(f"ceiling: {' and '.join(f'{c:.0f}' for c in ceilings)} req/s, mean {ceiling:.0f}")
         print(
             "| what | n | req/s | share of the ceiling | p50 ms | p95 ms | p99 ms "
-            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req | worker + Redis CPU ms/req "
+            "| web CPU ms/req | KB | errors | PostgreSQL CPU ms/req "
+            "| of which this database's backends | worker + Redis CPU ms/req "
             "| load client CPU ms/req | cores busy |"
         )
-        print(
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-        )
+        print("| --- " * 15 + "|")
         for label, r in results:
             rate = r.get("views", r["rps"])
             print(
                 f"| {label} | {r['n']} | {rate:.0f} | {rate / ceiling:.2f} | {r['p50']:.0f} | "
                 f"{r['p95']:.0f} | {r['p99']:.0f} | {r['cpu_ms']:.1f} | {r['kb']:.1f} | "
-                f"{r['errors']} | {r['db_ms']:.1f} | {r['rest_ms']:.1f} | "
+                f"{r['errors']} | {r['db_ms']:.1f} | {r.get('db_own_ms', float('nan')):.1f} | "
+                f"{r['rest_ms']:.1f} | "
                 f"{r['client_ms']:.1f} | {r['cores']:.2f} |"
             )
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_load
 
 HERE = bench_load.HERE
+CPU_CLOCK = False
 
 
 def profile(label: str, calls, top: int) -> None:
@@ -53,7 +54,9 @@ def profile(label: str, calls, top: int) -> None:
           f"{len(ctx.captured_queries) / n:.1f} queries a request; load {os.getloadavg()[0]:.1f}")  # fmt: skip
     if not profiled:
         return
-    prof = cProfile.Profile()
+    # `--cpu`: the profiler's clock is this process's CPU, so time waiting for PostgreSQL
+    # or Redis (a busy machine's noise) is left out of the breakdown.
+    prof = cProfile.Profile(time.process_time) if CPU_CLOCK else cProfile.Profile()
     for call in profiled:
         prof.enable()
         call()
@@ -78,7 +81,11 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sql", action="store_true", help="list one report's queries")
     parser.add_argument("--keep", action="store_true", help="as bench_load.py --keep")
+    parser.add_argument("--cpu", action="store_true", help="profile CPU time, not wall time")
+    parser.add_argument("--only", choices=["reports"], help="profile only the reports")
     args = parser.parse_args()
+    global CPU_CLOCK
+    CPU_CLOCK = args.cpu
     redis_port = bench_load.free_port()
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "",
                               "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
@@ -141,27 +148,74 @@ def run(args) -> None:
         return reader.get(me, secure=True, HTTP_ACCEPT_ENCODING="gzip").status_code
 
     read(matches[0])  # the page's first render, outside the profile
+    if args.only != "reports":
+        readers(read, read_me, matches, args.top)
+    else:  # the same state as after the readers: each player's session and user cached
+        for m in matches:
+            read_me(m)
+    page(matches[-1])  # warm imports, caches and connections outside the profile
+    profile("results reported through the page form (first reports)",
+            [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip
+    for m in matches[:half]:  # each token used a moment before, as by the match's JSON
+        token = data["tokens"][m["b_user"]]
+        api_client.get(f"/api/matches/{m['id']}/", secure=True, HTTP_AUTHORIZATION=f"Token {token}")
+    profile("results reported through the API (the opponents confirming)",
+            [lambda m=m: api(m) for m in matches[:half]], args.top)  # fmt: skip
+    standings(data, args)
+    if args.sql:
+        sql(data, args, read, page, api)
+
+
+def readers(read, read_me, matches, top) -> None:
     profile(
         "pairings by name, a signed-in player (page cache warm)",
         [lambda m=m: read(m) for m in matches],
-        args.top,
+        top,
     )
     profile(
         "me.json, a signed-in player (the personal part of the page)",
         [lambda m=m: read_me(m) for m in matches],
-        args.top,
+        top,
     )
     profile(
         "me.json again, the same players (a phone polling: what is cached is cached)",
         [lambda m=m: read_me(m) for m in matches],
-        args.top,
+        top,
     )
-    page(matches[-1])  # warm imports, caches and connections outside the profile
-    profile("results reported through the page form (first reports)",
-            [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip
-    profile("results reported through the API (the opponents confirming)",
-            [lambda m=m: api(m) for m in matches[:half]], args.top)  # fmt: skip
 
+
+def drain(top: int) -> None:
+    """The worker's part of the reports above: their batched outbox rows (no worker runs
+    beside this script, so all are still due), drained once, profiled: CPU and queries a
+    row (a report)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from notifications import batches
+    from notifications.models import OutboxTask
+
+    due = OutboxTask.objects.filter(done_at__isnull=True, task__startswith=batches.PREFIX)
+    rows = due.count()
+    prof = cProfile.Profile(time.process_time) if CPU_CLOCK else cProfile.Profile()
+    with CaptureQueriesContext(connection) as ctx:
+        cpu0 = time.process_time()
+        prof.enable()
+        done = batches.drain()
+        prof.disable()
+        cpu = time.process_time() - cpu0
+    print(f"\n## the worker's drain of those reports' outbox rows: {rows} rows, {done} done")
+    queries, load = len(ctx.captured_queries), os.getloadavg()[0]
+    print(f"CPU {cpu / max(1, done) * 1000:.1f} ms a row (profiled), {queries} queries in all")
+    print(f"load {load:.1f}")
+    stats = pstats.Stats(prof, stream=io.StringIO()).strip_dirs()
+    print(f"Python function calls a row: {stats.total_calls / max(1, done):.0f}")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).strip_dirs().sort_stats("cumulative").print_stats(top)
+    print("```\n" + "\n".join(out.getvalue().strip().splitlines()[4:]) + "\n```")
+
+
+def standings(data, args) -> None:
+    drain(args.top)
     from league.models import Event
     from matches.services.standings import recompute_standings, request_standings
 
@@ -173,17 +227,19 @@ def run(args) -> None:
         return 200
 
     profile("one standings recompute (the worker's share)", [recompute] * 6, args.top)
-    if args.sql:
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
 
-        m = data["matches"][args.reports]
-        for label, call in (("pairings by name", read), ("page form", page), ("API", api)):
-            with CaptureQueriesContext(connection) as ctx:
-                call(m)
-            print(f"\n## The queries of one request: {label}")
-            for q in ctx.captured_queries:
-                print("-", q["sql"][:220])
+
+def sql(data, args, read, page, api) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    m = data["matches"][args.reports]
+    for label, call in (("pairings by name", read), ("page form", page), ("API", api)):
+        with CaptureQueriesContext(connection) as ctx:
+            call(m)
+        print(f"\n## The queries of one request: {label}")
+        for q in ctx.captured_queries:
+            print("-", q["sql"][:220])
 
 
 if __name__ == "__main__":

@@ -69,11 +69,11 @@ class IdempotencyKeyMiddleware:
             return self.get_response(request)
         slot = "idempotency:" + _digest(f"user:{user_id}", key)
         body = _digest(request.method, request.path, request.body)
-        stored = cache.get(slot)
-        if stored is None and not cache.add(slot, {"body": body, "running": True}, RUNNING_SECONDS):
-            stored = cache.get(slot)
-        elif stored is None:
+        # The first request with a key (the usual case) costs one cache write: the `add`
+        # that claims the key; only a retry reads what is stored.
+        if cache.add(slot, {"body": body, "running": True}, RUNNING_SECONDS):
             return self._first(request, slot, body)
+        stored = cache.get(slot) or {"body": body, "running": True}  # gone since: retry
         if stored["body"] != body:
             return _error(
                 DomainError(

@@ -8,7 +8,7 @@ Concurrency: anything that changes a round takes a row lock on the event first, 
 clicks on "pair next round" make one round; anything that changes a result locks the match,
 so two reports arriving at once are applied one after the other and both are kept.
 
-The functions live by concern (`structure`, `rounds`, `results`, `standings`, with `common` helpers);
+The functions live by concern (`structure`, `rounds`, `reports`, `results`, `standings`, with `common` helpers);
 import them from here: `from matches import services; services.pair_next_round(...)`.
 """
 
@@ -23,14 +23,8 @@ from .pairing_edits import (
     seat_player,
     swap_players,
 )
-from .results import (
-    can_report,
-    record_decided_result,
-    report_refusal,
-    report_result,
-    set_result,
-    stored_result,
-)
+from .reports import can_report, report_refusal, report_result
+from .results import record_decided_result, set_result, stored_result
 from .rounds import (
     close_round,
     pair_next_round,

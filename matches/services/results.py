@@ -1,6 +1,6 @@
-"""Results: a player's report, the staff's result, and applying a result with its
-history. Anything that changes a result locks the match row, so two reports arriving at
-once are applied one after the other and both are kept."""
+"""Results: the staff's result, and applying a result with its history (a player's report
+is `reports`). Anything that changes a result locks the match row, so two reports arriving
+at once are applied one after the other and both are kept."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from rules.results import (
     games_from_payload,
     resolve_match,
     result_snapshot,
-    same_result,
 )
 
 from .. import notify, webhook_events
@@ -30,11 +29,10 @@ from ..models import (
     Game,
     Match,
     ResultChange,
-    ResultReport,
     Round,
 )
-from . import after_work, log_texts
-from .common import _lock_match, _lock_reported, _require, _user, winner_of
+from . import log_texts
+from .common import _lock_match, _require, _user, winner_of
 from .standings import finish_event, request_standings
 
 # --- results ------------------------------------------------------------------------
@@ -135,111 +133,6 @@ def _check_complete(resolution: Resolution) -> None:
                 nxt.prizes,
             )
         raise DomainError("result-incomplete", message % params)
-
-
-def _same_report(match: Match, resolution, payload: dict, stored: dict) -> bool:
-    """Whether `payload` says what the player's standing report `stored` says."""
-    try:
-        resolution = resolution or _resolve(match, payload)
-        return _canonical(resolution, payload) == stored
-    except DomainError:
-        return False
-
-
-def _won_both_ways(snapshot: dict) -> bool:
-    return any(g.get("reason") == "both_ways" for g in snapshot.get("games", []))
-
-
-def report_refusal(match: Match, user, *, retry: bool = False) -> DomainError | None:
-    """Why `user` may not report `match` now, or None: the one eligibility rule, which
-    `report_result` enforces and the match page asks (`can_report`). Only the match's own
-    players report, never a bye, once its round is published, until the result stands
-    (`retry`: the caller answers a repeated report after that itself)."""
-    if match.side_of_user(user) is None:
-        return DomainError("not-your-match", _("You can only report your own match."), status=403)
-    if match.is_bye:
-        return DomainError("result-final", _("A bye needs no report."), status=409)
-    if not match.round.is_public:
-        return DomainError(
-            "round-not-public", _("This round's pairings are not published yet."), status=409
-        )
-    if match.status == Match.Status.FINAL and not retry:
-        return DomainError(
-            "result-final", _("The result already stands; ask staff to correct it."), status=409
-        )
-    return None
-
-
-def can_report(match: Match, user) -> bool:
-    """May `user` report `match` now (`report_refusal` is None)?"""
-    return report_refusal(match, user) is None
-
-
-@transaction.atomic
-def report_result(*, match: Match, by_user, payload: dict) -> Match:
-    """A player reports their match: `payload = {"games": [{"outcome": "a"|"b"|"both_won"|
-    "tie"|"double_loss", "reason"?, "prizes"?}, ...], "at_time"?: bool,
-    "intentional_draw"?: bool}` with games in the order played (a sudden-death replay right
-    after the game it replays).
-
-    Writes a `ResultReport`. When the other player's report agrees, the result stands (games,
-    result, history, standings queued); when it differs the match is disputed and staff are
-    told; otherwise the opponent is asked to confirm. The same report again from the same
-    player (a retry, a double tap) changes nothing and notifies nobody. Raises `not-your-match`,
-    `round-not-public`, `result-final`, `result-incomplete`, `invalid-result`.
-
-    What need not be in the request (the notices, the webhook, the standings request) is
-    one batched outbox row, done by the worker (`services.after_reports`).
-    """
-    match = _lock_reported(match)
-    side = match.side_of_user(by_user)
-    # A result that stands is refused below, unless this is the same report again (a retry).
-    if (refusal := report_refusal(match, by_user, retry=True)) is not None:
-        raise refusal
-    final = match.status == Match.Status.FINAL
-    resolution = None if final else _resolve(match, payload)
-    if resolution is not None:
-        _check_complete(resolution)
-    standing = {r.side: r for r in match.reports.filter(superseded=False).order_by("id")}
-    mine, other = standing.get(side), standing.get("b" if side == "a" else "a")
-    if mine is not None and _same_report(match, resolution, payload, mine.payload):
-        return match  # a retry or a double tap: nothing changes, nobody is told again
-    if final:
-        raise DomainError(
-            "result-final", _("The result already stands; ask staff to correct it."), status=409
-        )
-    canonical = _canonical(resolution, payload)
-    if mine is not None:
-        match.reports.filter(side=side, superseded=False).update(superseded=True)
-    report = ResultReport.objects.create(
-        match=match, side=side, reported_by=by_user, payload=canonical
-    )
-    if other is None:
-        match.status = Match.Status.REPORTED
-        match.save(update_fields=["status", "updated_at"])
-        # The opponent's notice is written by the worker, recorded here in the same
-        # transaction (nothing lost) and keyed by the report (nothing twice).
-        after_work.record("reported", match.pk, side, report.pk)
-    elif same_result(other.payload, canonical):
-        if _won_both_ways(other.payload) and not _won_both_ways(canonical):
-            # One said the game was won both ways, the other just who won: keep the how.
-            resolution = _resolve(match, other.payload)
-            canonical = _canonical(resolution, other.payload)
-        change = _apply(
-            match,
-            resolution,
-            canonical,
-            by_user=by_user,
-            source="players",
-            note=log_texts.both_agreed(),
-            after_work=True,
-        )
-        after_work.record("final", match.pk, change.pk)
-    else:
-        match.status = Match.Status.DISPUTED
-        match.save(update_fields=["status", "updated_at"])
-        after_work.record("disputed", match.pk, report.pk)
-    return match
 
 
 @transaction.atomic
@@ -383,6 +276,28 @@ def stored_result(match: Match, games: list[Game] | None = None) -> dict | None:
     )  # fmt: skip
 
 
+#: The columns a result writes on its match (with its status).
+RESULT_FIELDS = (
+    "result",
+    "a_game_wins",
+    "b_game_wins",
+    "ended_at_time",
+    "intentional_draw",
+    "extra_turns",
+)
+
+
+def _keep_games(match: Match, games: list[Game]) -> None:
+    """`match.games.all()` answered by the games just written, in their order (`Game.Meta`),
+    as a prefetch would: the answer that shows the match reads them again for nothing."""
+    games.sort(key=lambda g: (g.number, g.sequence))
+    prefetched = match.__dict__.setdefault("_prefetched_objects_cache", {})
+    prefetched.pop("games", None)
+    kept = match.games.all()
+    kept._result_cache, kept._prefetch_done = games, True
+    prefetched["games"] = kept
+
+
 def _apply(
     match: Match,
     resolution: Resolution,
@@ -404,9 +319,10 @@ def _apply(
         for g in firsts
     )
     slot_heads: dict[int, Game] = {g.number: g for g in heads}
+    written = list(heads)
     for played in resolution.games:
         if played.sequence:  # a sudden-death replay, after the game it replays
-            slot_heads[played.number] = Game.objects.create(
+            slot_heads[played.number] = replay = Game.objects.create(
                 match=match,
                 number=played.number,
                 sequence=played.sequence,
@@ -415,13 +331,15 @@ def _apply(
                 outcome=played.outcome,
                 reason=played.reason,
             )
+            written.append(replay)
+    _keep_games(match, written)
     match.result = resolution.result
     match.a_game_wins, match.b_game_wins = resolution.a_wins, resolution.b_wins
     match.ended_at_time = canonical["at_time"]
     match.intentional_draw = canonical["intentional_draw"]
     match.extra_turns = canonical.get("extra_turns")
     match.status = Match.Status.FINAL
-    match.save()
+    match.save(update_fields=[*RESULT_FIELDS, "status", "updated_at"])
     change = ResultChange.objects.create(
         match=match,
         changed_by=_user(by_user),

@@ -26,7 +26,8 @@ from .exports import deck_sheet_pdf, event_decklists_pdf, event_export_json, eve
 from .me import event_me
 from .paper import round_paper, standings_paper
 from .players import my_events
-from .results import match_detail, match_quick_result, match_report, match_result, round_results
+from .reports import match_report
+from .results import match_detail, match_quick_result, match_result, round_results
 from .rounds import pair_next_round, round_action, round_pairings, round_projector
 from .why import standing_why
 

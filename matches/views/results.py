@@ -1,5 +1,6 @@
 """Results and reports: the match page with the players' report forms and the staff's
-result form, reporting and confirming, and the staff's results grid of a round."""
+result form, the staff's result, and the staff's results grid of a round (a player's
+report or confirmation is posted to `reports.match_report`)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,8 @@ from .. import selectors, services
 from ..forms import (
     BOTH_WAYS_HELP,
     MAX_SUDDEN_DEATH,
-    BestOfThreeQuickForm,
     GridResultForm,
     PlayerGamesForm,
-    QuickReportForm,
     StaffResultForm,
 )
 from ..models import Match, ResultChange, Round
@@ -49,16 +48,19 @@ from ..presenters import (
 )
 
 
-def _load_match(request, match_id: int) -> Match:
-    match = get_object_or_404(
-        Match.objects.select_related(
-            "round__event__season__league",
-            "round__event__format",
-            "player_a__player",
-            "player_b__player",
-        ),
-        pk=match_id,
+def _load_match(request, match_id: int, *, lock: bool = False) -> Match:
+    """The match with its round, event (season, league, format) and players; with `lock`,
+    its row locked in the caller's transaction by the same query (`FOR UPDATE OF` the
+    match only: the format is an outer join, and nothing else needs holding)."""
+    matches = Match.objects.select_related(
+        "round__event__season__league",
+        "round__event__format",
+        "player_a__player",
+        "player_b__player",
     )
+    if lock:
+        matches = matches.select_for_update(of=("self",))
+    match = get_object_or_404(matches, pk=match_id)
     require_visible(request, match.round.event)
     # Staff are asked only about a round others may not see (a query saved on a report).
     if not match.round.is_public and not selectors.can_view_round(
@@ -206,81 +208,6 @@ def match_detail(request, match_id: int):
     """The match and its games (sudden-death replays under the game they replay); the
     players' report forms; for staff the result form and the change history."""
     return _render_match(request, _load_match(request, match_id))
-
-
-def _report_message(request, match: Match) -> None:
-    if match.status == Match.Status.FINAL:
-        messages.success(
-            request,
-            _("Both reports agree: %(result)s. The result stands.")
-            % {"result": match_result_text(match)},
-        )
-    elif match.status == Match.Status.DISPUTED:
-        messages.warning(
-            request,
-            _("Your report differs from your opponent's: the staff will decide the result."),
-        )
-    else:
-        messages.success(request, _("Reported. Your opponent is asked to confirm."))
-
-
-@login_required
-@require_POST
-def match_report(request, match_id: int):
-    """A player reports their match: one tap (best of 1), game by game, or confirming the
-    opponent's report."""
-    match = _load_match(request, match_id)
-    # The service's rule (a repeated report after the result stands is answered by it).
-    if (refusal := services.report_refusal(match, request.user, retry=True)) is not None:
-        show_error(request, refusal)
-        return redirect("match-detail", match.pk)
-    side = _side(request, match)
-    mode = request.POST.get("mode", "games")
-    form = None
-    if mode == "confirm":
-        other = (
-            match.reports.filter(side="b" if side == "a" else "a", superseded=False)
-            .order_by("-id")
-            .first()
-        )
-        if other is None:
-            messages.error(request, _("Your opponent has not reported yet."))
-            return redirect("match-detail", match.pk)
-        keys = ("games", "at_time", "intentional_draw", "extra_turns")
-        payload = {key: other.payload.get(key) for key in keys}
-    elif mode == "quick":
-        quick = QuickReportForm(request.POST)
-        if not quick.is_valid():
-            for error in quick.errors.values():
-                messages.error(request, error[0])
-            return redirect("match-detail", match.pk)
-        payload = quick.payload(side)
-    elif mode == "quick3":
-        quick3 = BestOfThreeQuickForm(request.POST)
-        if not quick3.is_valid():
-            messages.error(request, _("Choose one of the result buttons."))
-            return redirect("match-detail", match.pk)
-        payload = quick3.payload(side, sudden_death_prizes=match.round.event.sudden_death_prizes)
-    else:
-        form = PlayerGamesForm(
-            request.POST,
-            side=side,
-            rows=_rows(match, request.POST),
-            after_time=_after_time(match),
-            **_rule_options(match.round.event),
-        )
-        if not form.is_valid():
-            return _render_match(request, match, games_form=form)
-        payload = form.payload()
-    try:
-        match = services.report_result(match=match, by_user=request.user, payload=payload)
-    except DomainError as exc:
-        show_error(request, exc)
-        if form is not None:
-            return _render_match(request, match, games_form=form)
-        return redirect("match-detail", match.pk)
-    _report_message(request, match)
-    return redirect("match-detail", match.pk)
 
 
 @login_required

@@ -69,3 +69,25 @@ def test_an_update_that_matches_nothing_bumps_nothing(seated, django_capture_on_
         lambda: Match.objects.filter(round=round_, table=99).update(table=98),
         django_capture_on_commit_callbacks,
     )
+
+
+def test_a_transaction_bumps_each_event_once(seated, django_capture_on_commit_callbacks):
+    """A report saves its report, match, games and history: one bump after the commit says
+    it. A bump asked in a savepoint that rolls back is asked again by the next write."""
+    from django.db import transaction
+
+    event, other, _ = seated
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        page_cache.bump_on_commit(event.pk)
+        page_cache.bump_on_commit(event.pk)
+        page_cache.bump_on_commit(other.pk)
+    assert len(callbacks) == 2
+    with django_capture_on_commit_callbacks() as callbacks:  # those done: asked again
+        with pytest.raises(RuntimeError), transaction.atomic():
+            page_cache.bump_on_commit(event.pk)
+            raise RuntimeError("rolled back")
+        page_cache.bump_on_commit(event.pk)
+    assert len(callbacks) == 1
+    before = page_cache.version(event.pk)
+    callbacks[0]()
+    assert page_cache.version(event.pk) != before

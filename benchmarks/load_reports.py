@@ -1,0 +1,96 @@
+"""The reports of `bench_load.py` ("everyone reports"): players at once through the page
+form, then their opponents through the API, confirming; each phone cold (it reports
+without having loaded anything: its session and user are read from the database) or warm
+(it first loads its match page, untimed, as a real phone reporting from the page it just
+loaded). `run` is `bench_load.run`."""
+
+from __future__ import annotations
+
+import json
+
+from load_readers import get, request
+
+
+def _auth(data: dict, m: dict) -> tuple[str, str]:
+    if data["tokens"]:
+        return f"Token {data['tokens'][m['b_user']]}", "token"
+    import base64
+
+    raw = f"{m['b_user']}:{data['password']}".encode()
+    return "Basic " + base64.b64encode(raw).decode(), "Basic"
+
+
+def reports(stack, data: dict, warm: str, run, *, api_first: bool = False):
+    """The "everyone reports" part: 30 players at once through the page form, then their
+    opponents 30 at once through the API, confirming (`api_first`: the API's players
+    report first and the page's confirm, so each way is measured doing the other's work).
+    `warm`: "cold" (every phone reports without having loaded anything first: its
+    session and user are read from the database), "warm" (each phone first loads its
+    match page, or the match's JSON with its token, untimed, as a real phone reporting
+    from the page it just loaded), or "both" (the first half of the matches cold, the
+    second half warm)."""
+    port, ms = stack.port, data["matches"]
+    if warm == "both":
+        half = len(ms) // 2
+        parts = [("cold", ms[:half]), ("warm", ms[half:])]
+    else:
+        parts = [(warm, ms)]
+    # Every web process past its first requests (imports, templates, URL and API set-up),
+    # as after the readers of a whole run, untimed; by the staff and anonymously, so no
+    # reporter's session or user is read.
+    staff_page = f"/matches/{ms[-1]['id']}/"
+    staff_get = lambda: get(port, staff_page, cookie=data["staff"])  # noqa: E731
+    api_get = lambda: get(port, f"/api/matches/{ms[-1]['id']}/")  # noqa: E731
+    warm_up = [staff_get, api_get] * 25
+    run(stack, warm_up, 10)
+    out = []
+    for mode, part in parts:
+        ways = [_page, _api][::-1] if api_first else [_page, _api]
+        for i, way in enumerate(ways):
+            out.append(way(stack, data, part, run, warm=mode == "warm", confirming=i == 1))
+    return out
+
+
+def _page(stack, data, part, run, *, warm: bool, confirming: bool):
+    port = stack.port
+    two_nil = "game_1=me&reason_1=played&game_2=me&reason_2=played"
+    if warm:
+        run(stack, [lambda m=m: get(port, f"/matches/{m['id']}/", cookie=m["a"]) for m in part], 30)
+    page = [
+        lambda m=m: request(port, "POST", f"/matches/{m['id']}/report/", cookie=m["a"],
+                            body=two_nil,
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        for m in part
+    ]  # fmt: skip
+    what = ", confirming" if confirming else ""
+    tag = ", after loading the match page" if warm else ""
+    return (f"results reported through the page form{what}, 30 at once{tag}", run(stack, page, 30))
+
+
+def _api(stack, data, part, run, *, warm: bool, confirming: bool):
+    port = stack.port
+    body = json.dumps({"games": [{"outcome": "a"}, {"outcome": "a"}]})
+    if warm:
+        warmers = [
+            lambda m=m: request(
+                port,
+                "GET",
+                f"/api/matches/{m['id']}/",
+                headers={"Authorization": _auth(data, m)[0]},
+            )
+            for m in part
+        ]
+        run(stack, warmers, 30)
+    jobs = [
+        lambda m=m: request(port, "POST", f"/api/matches/{m['id']}/report/", body=body,
+                            headers={"Content-Type": "application/json",
+                                     "Authorization": _auth(data, m)[0]})
+        for m in part
+    ]  # fmt: skip
+    label = _auth(data, part[0])[1]
+    what = ", confirming" if confirming else ", first"
+    tag = ", after loading the match page" if warm else ""
+    return (
+        f"results reported through the API ({label}){what}, 30 at once{tag}",
+        run(stack, jobs, 30),
+    )
