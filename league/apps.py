@@ -15,5 +15,8 @@ class LeagueConfig(AppConfig):
         # row changes, `user_cache` a cached user, `permissions` bumps the staff version.
         from . import editions, permissions, user_cache  # noqa: F401, PLC0415 (see above)
 
+        from .services import tokens  # noqa: PLC0415 (see above)
+
         user_cache.connect()
         permissions.connect()
+        tokens.connect()

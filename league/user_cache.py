@@ -30,6 +30,7 @@ from django.contrib.auth import (
     get_user_model,
     load_backend,
 )
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -67,17 +68,27 @@ def session_cache_key(session_key: str) -> str | None:
     return store.cache_key
 
 
+def keep(user) -> None:
+    """Keep a user row just read from the database (active) in the cache."""
+    # A new token each time the row is read again (after `forget` or its
+    # timeout): a page kept for this user (`matches.own_pages`) names it.
+    user.user_cache_token = secrets.token_hex(8)
+    cache.set(user_key(user.pk), user, timeout=USER_TIMEOUT)
+
+
 def _load(backend, user_id):
-    key = user_key(user_id)
-    user = cache.get(key)
+    user = cache.get(user_key(user_id))
     if user is None:
         user = backend.get_user(user_id)
         if user is not None:
-            # A new token each time the row is read again (after `forget` or its
-            # timeout): a page kept for this user (`matches.own_pages`) names it.
-            user.user_cache_token = secrets.token_hex(8)
-            cache.set(key, user, timeout=USER_TIMEOUT)
+            keep(user)
     return user
+
+
+def active_user(user_id):
+    """The active user `user_id` (an API token's), from the cache, or None."""
+    user = _load(ModelBackend(), user_id)
+    return user if user is not None and user.is_active else None
 
 
 #: What `session_user` found: the user with the session's hash matching the current one

@@ -112,3 +112,52 @@ def test_an_identical_repeated_report_changes_nothing_and_notifies_nobody(
         reports
     )
     assert Notification.objects.filter(recipient=opponent, kind="result_reported").count() == 1
+
+
+def test_a_cached_token_is_refused_at_once_when_revoked_deactivated_or_its_user_deleted(posted):
+    """The token and its user come from the cache after the first use; a revoke, a
+    deactivated account and a deleted user are seen by the very next request, and a read
+    that raced the revoke cannot put the token back."""
+    from django.core.cache import cache
+
+    from league.services.tokens import create_api_token, revoke_api_token, token_key
+    from league.services.tokens import user_for_key
+
+    user = user_of(posted.player_a)
+    url = f"/api/matches/{posted.pk}/"
+    token, key = create_api_token(user=user, name="app")
+    assert token_client(key).get(url).status_code == 200
+    kept = cache.get(token_key(token.key_hash))
+    assert kept["user"] == user.pk
+    user.is_active = False
+    user.save()
+    assert token_client(key).get(url).status_code == 401
+    user.is_active = True
+    user.save()
+    assert token_client(key).get(url).status_code == 200
+    assert revoke_api_token(user=user, token_id=token.pk)
+    assert token_client(key).get(url).status_code == 401
+    cache.add(token_key(token.key_hash), kept, 300)  # a read that raced the revoke
+    assert user_for_key(key) is None
+    token, key = create_api_token(user=user, name="app 2")
+    assert user_for_key(key) == user
+    user.delete()
+    assert token_client(key).get(url).status_code == 401
+
+
+def test_a_busy_token_is_marked_used_at_most_once_a_minute(posted):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.services.tokens import create_api_token, user_for_key
+
+    token, key = create_api_token(user=user_of(posted.player_a), name="app")
+    with CaptureQueriesContext(connection) as first:
+        assert user_for_key(key) is not None
+    assert len(first) == 2  # the token with its user; last_used_at
+    used = ApiToken.objects.get(pk=token.pk).last_used_at
+    with CaptureQueriesContext(connection) as again:
+        for _ in range(3):
+            assert user_for_key(key) is not None
+    assert len(again) == 0
+    assert ApiToken.objects.get(pk=token.pk).last_used_at == used

@@ -1,22 +1,39 @@
 """Personal API tokens (`ApiToken`): created and revoked by their owner on the profile
 page, checked by `config.api_auth.TokenAuthentication` with one indexed lookup and no
-password hash. Only a SHA-256 of the key is stored; the key is shown once, at creation."""
+password hash. Only a SHA-256 of the key is stored; the key is shown once, at creation.
+
+A key's token is kept in the shared cache by its digest (`token_key`: the token's and its
+user's ids, no secret), so a busy script's request reads no token row: the user comes from
+`league.user_cache` (dropped whenever the user row is saved or deleted; a deactivated user
+is nobody). A deleted token (revoked, or its user deleted) leaves a tombstone in its place
+(`_gone`, on `post_delete`, at once and again after the commit), and the cache is only
+ever filled with `add`, so a request that read the row just before the delete cannot
+put it back: a revoked key is refused on the next request. `last_used_at` is still written
+at most once a minute, claimed by a short cache entry per token."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.translation import ngettext
 
 from rules.errors import DomainError
 
+from .. import user_cache
 from ..models import ApiToken
 
 #: Tokens one user may hold at once.
 MAX_TOKENS = 10
+#: How long a token found in the database is kept in the cache (as a user row is).
+TOKEN_TIMEOUT = 300
+#: `last_used_at` is written at most once in this many seconds a token.
+USED_EVERY = 60
+GONE = "gone"
 
 
 def hash_key(key: str) -> str:
@@ -51,17 +68,58 @@ def revoke_api_token(*, user, token_id: int) -> bool:
     return bool(deleted)
 
 
+def token_key(key_hash: str) -> str:
+    return f"apitoken:{key_hash}"
+
+
 def user_for_key(key: str):
     """The active user a key belongs to, or None. Marks the token used (at most once a
     minute, so a busy script does not write on every request)."""
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(key_hash=hash_key(key), user__is_active=True)
-        .first()
-    )
-    if token is None:
+    digest = hash_key(key)
+    slot = token_key(digest)
+    kept = cache.get(slot)
+    if kept == GONE:
         return None
+    if kept is None:
+        token = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=digest, user__is_active=True)
+            .first()
+        )
+        if token is None:
+            return None
+        user = token.user
+        used = token.last_used_at.timestamp() if token.last_used_at else 0.0
+        # `add`: never over a tombstone left by a delete since the read.
+        cache.add(slot, {"id": token.pk, "user": user.pk, "used": used}, TOKEN_TIMEOUT)
+        user_cache.keep(user)
+    else:
+        user = user_cache.active_user(kept["user"])
+        if user is None:
+            return None
+        used = kept["used"]
     now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    token_id = kept["id"] if kept else token.pk
+    if now.timestamp() - used > USED_EVERY and cache.add(
+        f"apitoken-used:{token_id}", 1, USED_EVERY
+    ):
+        ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+    return user
+
+
+def _gone(sender, instance, **kwargs) -> None:
+    """A deleted token's key is refused at once, and a read racing the delete cannot put
+    it back in the cache (only `add` fills it)."""
+    slot = token_key(instance.key_hash)
+    cache.set(slot, GONE, TOKEN_TIMEOUT * 2)
+    transaction.on_commit(lambda: cache.set(slot, GONE, TOKEN_TIMEOUT * 2))
+
+
+def _saved(sender, instance, created, **kwargs) -> None:
+    if not created:
+        cache.delete(token_key(instance.key_hash))
+
+
+def connect() -> None:
+    post_delete.connect(_gone, sender=ApiToken, dispatch_uid="api-token-gone")
+    post_save.connect(_saved, sender=ApiToken, dispatch_uid="api-token-saved")

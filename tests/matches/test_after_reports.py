@@ -195,9 +195,11 @@ def test_the_report_path_s_queries_are_pinned(make_event, staff, client, setting
         )
     assert response.status_code == 200, response.content
     sql = [q["sql"] for q in api.captured_queries]
-    # The token; the transaction: the match read with its lock, reports, report, games,
-    # match, history, outbox row; the answer shows the games just written, not read again.
-    assert len(sql) == 1 + 2 + 7, "\n".join(sql)
+    # The transaction (the token and its user are cached since the GET): the match read
+    # with its lock, reports, report, games, match, history, outbox row; the answer shows
+    # the games just written, not read again.
+    assert len(sql) == 2 + 7, "\n".join(sql)
+    assert not any("league_apitoken" in q or "auth_user" in q for q in sql), "\n".join(sql)
     assert not any(
         "webhooks_" in q or "standingsstate" in q or "notifications_n" in q for q in sql
     ), "\n".join(sql)
