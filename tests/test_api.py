@@ -106,6 +106,40 @@ def test_players_report_their_own_match_through_the_api(make_event, staff):
     )
 
 
+def test_a_report_s_answer_is_the_match_serializer_s(make_event, staff):
+    """The report answers with `match_answer` (built from what it wrote), which must be
+    what the schema's `MatchSerializer` says, byte for byte: a first report, a sudden-death
+    replay confirmed, a minor's public name."""
+    import datetime as dt
+
+    from matches.api import MatchSerializer, match_answer
+    from matches.models import Match
+
+    event, _ = make_event(players=2)
+    round_ = services.pair_next_round(event=event, by_user=staff)
+    services.publish_round(round_=round_, by_user=staff)
+    match = round_.matches.get()
+    minor = match.player_a.player
+    minor.birth_date = dt.date.today() - dt.timedelta(days=365 * 12)
+    minor.save()
+    payload = {"games": [{"outcome": "both_won"}, {"outcome": "a"}]}
+    url = f"/api/matches/{match.pk}/report/"
+
+    def stored():
+        fresh = Match.objects.select_related(
+            "round", "player_a__player", "player_b__player"
+        ).prefetch_related("games").get(pk=match.pk)
+        assert match_answer(fresh) == MatchSerializer(fresh).data
+        return client_for().get(f"/api/matches/{match.pk}/").content
+
+    first = client_for(user_of(match.player_a)).post(url, payload, format="json")
+    assert first.json()["games"] == [] and first.content == stored()
+    done = client_for(user_of(match.player_b)).post(url, payload, format="json")
+    assert len(done.json()["games"]) == 2 and done.json()["games"][1]["replay_of"]
+    assert done.content == stored()
+    assert done.json()["player_a_name"] != minor.name
+
+
 def test_standings_are_public_only_once_published(
     make_event, staff, django_capture_on_commit_callbacks
 ):
