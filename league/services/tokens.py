@@ -80,6 +80,7 @@ def user_for_key(key: str):
     kept = cache.get(slot)
     if kept == GONE:
         return None
+    now = timezone.now()
     if kept is None:
         token = (
             ApiToken.objects.select_related("user")
@@ -88,22 +89,24 @@ def user_for_key(key: str):
         )
         if token is None:
             return None
-        user = token.user
-        used = token.last_used_at.timestamp() if token.last_used_at else 0.0
+        used = token.last_used_at
+        if used is None or (now - used).total_seconds() > USED_EVERY:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            used = now
         # `add`: never over a tombstone left by a delete since the read.
-        cache.add(slot, {"id": token.pk, "user": user.pk, "used": used}, TOKEN_TIMEOUT)
-        user_cache.keep(user)
-    else:
-        user = user_cache.active_user(kept["user"])
-        if user is None:
-            return None
-        used = kept["used"]
-    now = timezone.now()
-    token_id = kept["id"] if kept else token.pk
-    if now.timestamp() - used > USED_EVERY and cache.add(
-        f"apitoken-used:{token_id}", 1, USED_EVERY
+        kept = {"id": token.pk, "user": token.user_id, "used": used.timestamp()}
+        cache.add(slot, kept, TOKEN_TIMEOUT)
+        user_cache.keep(token.user)
+        return token.user
+    user = user_cache.active_user(kept["user"])
+    if user is None:
+        return None
+    # The kept `used` is as old as the entry: past a minute, one process a minute claims
+    # the write.
+    if now.timestamp() - kept["used"] > USED_EVERY and cache.add(
+        f"apitoken-used:{kept['id']}", 1, USED_EVERY
     ):
-        ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+        ApiToken.objects.filter(pk=kept["id"]).update(last_used_at=now)
     return user
 
 
