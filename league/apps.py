@@ -12,9 +12,9 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         # Signal receivers connect in ready(): `editions` drops the cached editions when a
-        # row changes, `user_cache` a cached user, `permissions` bumps the staff version.
+        # row changes, `user_cache` a cached user, `permissions` bumps the staff version,
+        # `tokens` drops a cached API token.
         from . import editions, permissions, user_cache  # noqa: F401, PLC0415 (see above)
-
         from .services import tokens  # noqa: PLC0415 (see above)
 
         user_cache.connect()

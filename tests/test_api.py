@@ -126,9 +126,11 @@ def test_a_report_s_answer_is_the_match_serializer_s(make_event, staff):
     url = f"/api/matches/{match.pk}/report/"
 
     def stored():
-        fresh = Match.objects.select_related(
-            "round", "player_a__player", "player_b__player"
-        ).prefetch_related("games").get(pk=match.pk)
+        fresh = (
+            Match.objects.select_related("round", "player_a__player", "player_b__player")
+            .prefetch_related("games")
+            .get(pk=match.pk)
+        )
         assert match_answer(fresh) == MatchSerializer(fresh).data
         return client_for().get(f"/api/matches/{match.pk}/").content
 

@@ -120,8 +120,7 @@ def test_a_cached_token_is_refused_at_once_when_revoked_deactivated_or_its_user_
     that raced the revoke cannot put the token back."""
     from django.core.cache import cache
 
-    from league.services.tokens import create_api_token, revoke_api_token, token_key
-    from league.services.tokens import user_for_key
+    from league.services.tokens import create_api_token, revoke_api_token, token_key, user_for_key
 
     user = user_of(posted.player_a)
     url = f"/api/matches/{posted.pk}/"
