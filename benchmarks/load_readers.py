@@ -188,6 +188,8 @@ def readers(stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     view["views"] = view["rps"] / 2
     out.append(("a phone's whole view (page + me.json), views, 50", view))
     out.append(("round posted (mixed pages), 200", wrk(port, mix, 200, seconds, web)))
+    # The same phones a moment later: each one's own pages are kept now (`own_pages`).
+    out.append(("round posted, the same phones again, 200", wrk(port, mix, 200, seconds, web)))
     # Every player's own event page and match page, each asked once (a phone's first view
     # after the round went up; the mix above repeats 200 players' pages).
     first = [

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
@@ -126,7 +126,12 @@ def _counts(event: Event) -> Counter:
             Q(status=Registration.Status.CHECKED_IN)
             | Q(status=Registration.Status.DROPPED, checked_in_at__isnull=False)
         )
-    return Counter(regs.values_list("division", flat=True))
+    # Counted by PostgreSQL (a row a division, not a row a player: the event page asks).
+    return Counter(
+        dict(
+            regs.order_by().values("division").annotate(n=Count("pk")).values_list("division", "n")
+        )
+    )
 
 
 def _fixed_pods(event: Event, present: set[str]) -> list[tuple[str, ...]] | None:
