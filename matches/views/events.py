@@ -18,7 +18,7 @@ from django.utils.translation import pgettext
 from league import permissions
 from league import selectors as league_selectors
 from league import services as league_services
-from league.editions import division_years, event_edition
+from league.editions import division_years, editions_version, event_edition
 from league.models import Division, Event, Registration
 from league.params import parse_number
 from league.public_record import public_name
@@ -38,7 +38,12 @@ from ..presenters import DIVISION_NAMES, cut_stage, division_groups, percent, st
 
 
 def event_detail(request, event_id: int):
-    """The event: its details, your registration and deck, published rounds, standings."""
+    """The event: its details, your registration and deck, published rounds, standings.
+
+    What every viewer but staff sees (the facts, format and rules; the rounds and published
+    lists) is rendered once per version of the event and language (`_public_parts`); the
+    rest (who you are, your registration and deck, your match, the staff's buttons) per
+    request, and the whole page is then kept per viewer (`matches.own_pages`)."""
     event = get_event(event_id)
     require_visible(request, event)
     if event.is_board_game:  # a board-game night's page is in `gamenights`
@@ -46,6 +51,48 @@ def event_detail(request, event_id: int):
     staff = is_staff(request, event)
     registration = own_registration(request.user, event)
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    deck_lock = league_services.deck_lock(event, registration)
+    own_pages.keep_until(request, event.deck_deadline)  # "(passed)", "View your deck"
+    roster_visible = permissions.can_view_roster(request.user, event)
+    if staff:  # unpublished rounds and standings: never kept for anyone else
+        parts = _public_parts(event, True, deck_lock, roster_visible)
+    else:
+        parts = page_cache.cached(
+            event.pk,
+            # An edition edited in the admin moves the editions' version, not the event's.
+            f"event-page-parts:{deck_lock}:{roster_visible}:{editions_version()}",
+            lambda: _public_parts(event, False, deck_lock, roster_visible),
+        )
+    actions = staff_actions(request, event)
+    return render(
+        request,
+        "matches/event_detail.html",
+        {
+            "event": event,
+            "staff": staff,
+            "can": actions,
+            "manages": "manage-event" in actions,
+            "registration": registration,
+            "player": player,
+            "deck": registration.current_deck if registration else None,
+            "deck_lock": deck_lock,
+            "can_register": bool(player)
+            and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
+            and (registration is None or registration.status == Registration.Status.WITHDRAWN),
+            "can_drop": registration is not None
+            and (registration.is_active or registration.status == Registration.Status.WAITLISTED),
+            **parts,
+        },
+    )
+
+
+def _public_parts(event: Event, staff: bool, deck_lock: str, roster_visible: bool) -> dict:
+    """The event page's facts, format and rules (`league/_event_about.html`) and its rounds
+    and published lists (`league/_event_rounds.html`), as HTML, with what the rest of the
+    page asks of them. They depend on the event's rows (every change bumps its version),
+    on whether the viewer is staff, on the deck lock (the deadline passes without a write),
+    on whether the viewer may see the roster and on the rule editions: the caller keys
+    them by all of these."""
     rounds = list(selectors.visible_rounds(event, staff=staff).order_by("number"))
     counts = league_selectors.registration_counts(event)
     published_lists = []
@@ -55,42 +102,31 @@ def event_detail(request, event_id: int):
         )
         for reg in published_lists:  # a minor by first name and initial
             reg.shown_name = public_name(reg.player)
-    standings = selectors.visible_standings(event, published_only=not staff)
     pods = services.event_pods(event)
     swiss_rounds, top_cut = services.structure_of(pods)
-    own_pages.keep_until(request, event.deck_deadline)  # "(passed)", "View your deck"
-    return render(
-        request,
-        "matches/event_detail.html",
-        {
-            "event": event,
-            "staff": staff,
-            "can": staff_actions(request, event),
-            "manages": "manage-event" in staff_actions(request, event),
-            "registration": registration,
-            "player": player,
-            "deck": registration.current_deck if registration else None,
-            "deck_lock": league_services.deck_lock(event, registration),
-            "can_register": bool(player)
-            and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
-            and (registration is None or registration.status == Registration.Status.WITHDRAWN),
-            "can_drop": registration is not None
-            and (registration.is_active or registration.status == Registration.Status.WAITLISTED),
-            "rounds": rounds,
-            "active_count": counts["active"],
-            "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
-            "has_standings": standings.exists(),
-            "roster_visible": permissions.can_view_roster(request.user, event),
-            "published_lists": published_lists,
-            "edition": event_edition(event),
-            "division_years": division_years(event),
-            "swiss_rounds": swiss_rounds,
-            "structure": structure_lines(event, pods),
-            "top_cut": top_cut,
-            # `rounds` are those the viewer may see (`visible_rounds`).
-            "has_bracket": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
-        },
-    )
+    context = {
+        "event": event,
+        "rounds": rounds,
+        "active_count": counts["active"],
+        "waitlist_count": counts.get(Registration.Status.WAITLISTED, 0),
+        "has_standings": selectors.visible_standings(event, published_only=not staff).exists(),
+        "roster_visible": roster_visible,
+        "published_lists": published_lists,
+        "edition": event_edition(event),
+        "division_years": division_years(event),
+        "swiss_rounds": swiss_rounds,
+        "structure": structure_lines(event, pods),
+        "top_cut": top_cut,
+        "deck_lock": deck_lock,
+    }
+    return {
+        # Rendered by our own templates, escaped there.
+        "about": mark_safe(render_to_string("league/_event_about.html", context)),
+        "rounds_part": mark_safe(render_to_string("league/_event_rounds.html", context)),
+        "has_rounds": bool(rounds),
+        # `rounds` are those the viewer may see (`visible_rounds`).
+        "has_bracket": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
+    }
 
 
 #: The dashboard lists at most this many players and open matches; the rest are found by
