@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from django.test.signals import template_rendered
 
 from decks.models import PreconDeck
 from league import services as league_services
@@ -135,3 +136,24 @@ def snapshots(event, ash, misty):
         event=event, round_number=2, published=False,
         rows=[standings_row(b, 1, 3, "1-1-0", 0.625, 0.5), standings_row(a, 2, 3, "1-1-0", 0.5, 0.625, dropped=True)],
     )  # fmt: skip
+
+
+@pytest.fixture
+def round_one(event, ash, misty, make_player, register):
+    """Round 1 published (public): Ash v Misty at table 1, Brock v Gary at table 2."""
+    a, b = registration_of(ash, event), registration_of(misty, event)
+    c, d = register(make_player("Brock Harrison")), register(make_player("Gary Oak"))
+    return make_round(event, [(a, b), (c, d)])
+
+
+@pytest.fixture
+def templates():
+    """The names of the templates rendered while the test runs."""
+    rendered = []
+
+    def record(sender, template, **kwargs):
+        rendered.append(template.name)
+
+    template_rendered.connect(record)
+    yield rendered
+    template_rendered.disconnect(record)

@@ -17,8 +17,6 @@ from deploy.nginx import NGINX, start_nginx
 from matches import public_pages
 from matches.models import Match
 
-from .conftest import make_round, registration_of
-
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -59,13 +57,6 @@ def session_of(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
-
-
-@pytest.fixture
-def round_one(event, ash, misty, make_player, register):
-    a, b = registration_of(ash, event), registration_of(misty, event)
-    c, d = register(make_player("Brock Harrison")), register(make_player("Gary Oak"))
-    return make_round(event, [(a, b), (c, d)])
 
 
 def test_the_micro_cache_keeps_public_pages_and_never_a_personal_answer(

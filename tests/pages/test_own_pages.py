@@ -9,13 +9,12 @@ import re
 import pytest
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.test import Client
-from django.test.signals import template_rendered
 from django.urls import reverse
 
 from matches import page_cache
 from matches.models import Match
 
-from .conftest import make_round, registration_of
+from .conftest import registration_of
 
 pytestmark = pytest.mark.django_db
 
@@ -23,26 +22,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _cached_sessions(settings):
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # production's
-
-
-@pytest.fixture
-def round_one(event, ash, misty, make_player, register):
-    """Round 1 published: Ash v Misty at table 1, Brock v Gary at table 2."""
-    a, b = registration_of(ash, event), registration_of(misty, event)
-    c, d = register(make_player("Brock Harrison")), register(make_player("Gary Oak"))
-    return make_round(event, [(a, b), (c, d)])
-
-
-@pytest.fixture
-def templates():
-    rendered = []
-
-    def record(sender, template, **kwargs):
-        rendered.append(template.name)
-
-    template_rendered.connect(record)
-    yield rendered
-    template_rendered.disconnect(record)
 
 
 @pytest.fixture

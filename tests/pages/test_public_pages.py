@@ -6,7 +6,6 @@ import gzip
 
 import brotli
 import pytest
-from django.test.signals import template_rendered
 from django.urls import reverse
 
 from matches import page_cache
@@ -15,26 +14,6 @@ from matches.models import Match
 from .conftest import make_round, registration_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def round_one(event, ash, misty, make_player, register):
-    """Round 1 published: Ash v Misty at table 1, Brock v Gary at table 2."""
-    a, b = registration_of(ash, event), registration_of(misty, event)
-    c, d = register(make_player("Brock Harrison")), register(make_player("Gary Oak"))
-    return make_round(event, [(a, b), (c, d)])
-
-
-@pytest.fixture
-def templates():
-    rendered = []
-
-    def record(sender, template, **kwargs):
-        rendered.append(template.name)
-
-    template_rendered.connect(record)
-    yield rendered
-    template_rendered.disconnect(record)
 
 
 def public_urls(event, round_):
