@@ -341,6 +341,13 @@ def test_the_my_match_card_in_a_published_round(event, ash, misty):
     html = render_my_match(event, ash.user)
     assert 'role="timer" data-remaining="' in html and "left" in html
     assert any(f">{m}:" in html for m in (29, 30))
+    assert '<span class="clock-running">' in html and '<span class="clock-up" hidden>' in html
+
+    # Time called: the card says "Clock: Time!", not "Clock: Time! left".
+    Round.objects.filter(pk=round_.pk).update(ends_at=timezone.now() - timedelta(minutes=1))
+    html = render_my_match(event, ash.user)
+    assert '<span class="clock-running" hidden>' in html
+    assert '<span class="clock-up">Clock: <strong>Time!</strong></span>' in html
 
     finish(match, "b", 0, 1)  # Ash is side B
     html = render_my_match(event, ash.user)

@@ -18,9 +18,13 @@ document.querySelectorAll("[data-remaining]").forEach(function (el) {
                    : Date.now() + parseInt(el.dataset.remaining, 10) * 1000;
   var words = el.closest("[data-time-up]");
   var timeUp = words ? words.dataset.timeUp : "";
+  // "Clock: 12:34 left" becomes "Clock: Time!" where the page has both lines (.clock-up).
+  var line = el.closest(".clock-running");
+  var up = line && line.parentNode.querySelector(".clock-up");
   function tick() {
     var left = Math.max(0, Math.round((end - Date.now()) / 1000));
     el.textContent = left > 0 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : timeUp;
+    if (up) { line.hidden = left <= 0; up.hidden = left > 0; }
   }
   tick();
   setInterval(tick, 1000);
