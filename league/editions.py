@@ -11,7 +11,6 @@ copy while the cache's version of them stands.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -22,6 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from notifications import versions
 from rules.editions import Edition, in_force_on
 
 from .edition_seeds import SITE_RULES
@@ -59,23 +59,15 @@ VERSION_KEY = "league:rule-editions:version"
 _local: dict[int, dict[int, Edition]] = {}
 
 
-def _version() -> int:
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
-        version = cache.get(VERSION_KEY)
-    return version
-
-
 def editions_version() -> int:
     """The editions' version now: a page that shows an edition keys its copy by it."""
-    return _version()
+    return versions.current(VERSION_KEY)
 
 
 def all_editions() -> dict[int, Edition]:
     """Every stored edition by row id: this process's copy while the shared cache's
     version stands, else from the shared cache, else from the database."""
-    version = _version()
+    version = editions_version()
     editions = _local.get(version)
     if editions is not None:
         return editions
@@ -92,10 +84,7 @@ def forget_editions() -> None:
     """Drop every copy of the editions: the shared cache's and, by a new version, each
     process's."""
     cache.delete(CACHE_KEY)
-    try:
-        cache.incr(VERSION_KEY)
-    except ValueError:
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+    versions.bump(VERSION_KEY)
 
 
 @receiver(post_save, sender=RuleEdition)

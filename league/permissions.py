@@ -16,13 +16,13 @@ sees only the list that counts (`selectors.public_decklist`), never its history 
 
 from __future__ import annotations
 
-import time
-
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import CharField, Q, QuerySet, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils.translation import gettext_lazy as _
+
+from notifications import versions
 
 from .models import Event, League, Registration, StaffRole
 
@@ -129,20 +129,11 @@ def staff_key(league_id: int) -> str:
 
 def staff_version(league_id: int) -> int:
     """A number that changes whenever the league's organisers or staff roles change."""
-    key = staff_key(league_id)
-    value = cache.get(key)
-    if value is None:
-        cache.add(key, time.time_ns(), timeout=None)
-        value = cache.get(key)
-    return value
+    return versions.current(staff_key(league_id))
 
 
 def _bump_staff(league_id: int) -> None:
-    key = staff_key(league_id)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.add(key, time.time_ns(), timeout=None)
+    versions.bump(staff_key(league_id))
 
 
 def bump_staff_on_commit(league_id: int) -> None:

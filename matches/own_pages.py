@@ -89,13 +89,12 @@ from django.utils.cache import cc_delim_re
 
 from league import user_cache
 from league.models import Event
-from league.params import parse_id
 from league.permissions import staff_key
 from notifications.services import unread_generation_key
 
 from . import page_cache
 from .models import Match
-from .public_pages import MESSAGE_COOKIE, language_of
+from .public_pages import MESSAGE_COOKIE, KeptEvents, language_of
 from .public_pages import _accepted as accepted_encoding
 
 #: How long a kept answer is served (seconds): see the module's docstring.
@@ -373,23 +372,15 @@ class OwnPageMiddleware:
         return response
 
 
-_MATCH_EVENTS: dict[int, int] = {}
+_match_events = KeptEvents(
+    lambda pk: Match.objects.filter(pk=pk).values_list("round__event_id", flat=True).first(),
+    200_000,
+)
 
 
 def match_event(kwargs: dict) -> int | None:
-    """The event of the match in a URL (a match never moves to another event, so the
-    answer is kept in the process, as `public_pages.round_event` does for rounds)."""
-    pk = parse_id(str(kwargs.get("match_id", "")))
-    if pk is None:
-        return None
-    if pk not in _MATCH_EVENTS:
-        event_id = Match.objects.filter(pk=pk).values_list("round__event_id", flat=True).first()
-        if event_id is None:
-            return None
-        if len(_MATCH_EVENTS) > 200_000:
-            _MATCH_EVENTS.clear()
-        _MATCH_EVENTS[pk] = event_id
-    return _MATCH_EVENTS[pk]
+    """The event of the match in a URL (kept in the process, as for rounds)."""
+    return _match_events(kwargs.get("match_id", ""))
 
 
 def register_matches_pages() -> None:

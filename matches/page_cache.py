@@ -18,12 +18,13 @@ staff's links) is rendered per request, which is cheap.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import translation
+
+from notifications import versions
 
 FRAGMENT_TIMEOUT = 6 * 3600
 
@@ -34,21 +35,12 @@ def version_key(event_id: int) -> str:
 
 def version(event_id: int) -> int:
     """The event's current version (one cache read)."""
-    key = version_key(event_id)
-    value = cache.get(key)
-    if value is None:
-        cache.add(key, time.time_ns(), timeout=None)
-        value = cache.get(key)
-    return value
+    return versions.current(version_key(event_id))
 
 
 def bump(event_id: int) -> None:
     """A new version now: every cached page of the event is built again on its next read."""
-    key = version_key(event_id)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.add(key, time.time_ns(), timeout=None)
+    versions.bump(version_key(event_id))
 
 
 def bump_on_commit(event_id: int | None) -> None:

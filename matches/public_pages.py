@@ -288,23 +288,36 @@ class PublicPageMiddleware:
         return _response(entry, encoding, version, language)
 
 
-_ROUND_EVENTS: dict[int, int] = {}
+class KeptEvents:
+    """The event of a row named in a URL (a round, a match), kept in the process: such a
+    row never moves to another event. `event_of(pk)` asks the database once per row;
+    at most `limit` answers are kept."""
+
+    def __init__(self, event_of: Callable[[int], int | None], limit: int):
+        self._event_of, self._limit, self._kept = event_of, limit, {}
+
+    def __call__(self, raw) -> int | None:
+        pk = parse_id(str(raw))
+        if pk is None:
+            return None
+        if pk not in self._kept:
+            event_id = self._event_of(pk)
+            if event_id is None:
+                return None
+            if len(self._kept) > self._limit:
+                self._kept.clear()
+            self._kept[pk] = event_id
+        return self._kept[pk]
+
+
+_round_events = KeptEvents(
+    lambda pk: Round.objects.filter(pk=pk).values_list("event_id", flat=True).first(), 50_000
+)
 
 
 def round_event(kwargs: dict) -> int | None:
-    """The event of the round in an API URL (a round never moves to another event, so the
-    answer is kept in the process)."""
-    pk = parse_id(str(kwargs.get("pk", "")))
-    if pk is None:
-        return None
-    if pk not in _ROUND_EVENTS:
-        event_id = Round.objects.filter(pk=pk).values_list("event_id", flat=True).first()
-        if event_id is None:
-            return None
-        if len(_ROUND_EVENTS) > 50_000:
-            _ROUND_EVENTS.clear()
-        _ROUND_EVENTS[pk] = event_id
-    return _ROUND_EVENTS[pk]
+    """The event of the round in an API URL."""
+    return _round_events(kwargs.get("pk", ""))
 
 
 def register_matches_pages() -> None:

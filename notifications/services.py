@@ -13,7 +13,6 @@ lost. Settings are in the "Broker and mail" block of `config/settings.py`;
 
 import contextlib
 import logging
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from rules.errors import DomainError
 
-from . import outbox
+from . import outbox, versions
 from . import unsubscribe as unsubscribe_links
 from .models import (
     DEFAULT_EMAIL_KINDS,
@@ -259,12 +258,7 @@ def unread_generation_key(user_id: int) -> str:
 
 
 def _unread_generation(user_id: int) -> int:
-    key = unread_generation_key(user_id)
-    value = cache.get(key)
-    if value is None:
-        cache.add(key, time.time_ns(), timeout=UNREAD_TIMEOUT * 2)
-        value = cache.get(key)
-    return value
+    return versions.current(unread_generation_key(user_id), timeout=UNREAD_TIMEOUT * 2)
 
 
 def forget_unread(user_ids: Iterable[int]) -> None:
