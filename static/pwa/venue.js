@@ -20,7 +20,21 @@
   var main = document.querySelector("main") || document.body;
   var loadedAt = new Date();
   var flushing = false;
-  var sent = [], refused = [];
+  // What was sent or refused, kept in this tab for 10 minutes: a reload (or the page the
+  // player opens next) still says "Sent", where an answer in memory only was lost with it.
+  var NOTES = "venue-notes", NOTES_FOR = 10 * 60 * 1000;
+  var notes = {};
+  try { notes = JSON.parse(sessionStorage.getItem(NOTES)) || {}; } catch (e) {}
+  function recent(list) {
+    return (list || []).filter(function (n) { return Date.now() - new Date(n.at) < NOTES_FOR; })
+                       .map(function (n) { n.at = new Date(n.at); return n; });
+  }
+  var sent = recent(notes.sent), refused = recent(notes.refused);
+  function note(list, entry) {
+    entry.at = new Date();
+    list.push(entry);
+    try { sessionStorage.setItem(NOTES, JSON.stringify({ sent: sent, refused: refused })); } catch (e) {}
+  }
   var retrySoon = false;
 
   // The words, in the page's language (config/pwa.py VENUE_WORDS, rendered by base.html).
@@ -271,7 +285,7 @@
       body: JSON.stringify(item.payload),
     }).then(function (response) {
       if (response.ok) {
-        sent.push({ label: item.label, kind: item.kind, at: new Date() });
+        note(sent, { label: item.label, kind: item.kind });
         return removeItem(item.id).then(function () { return true; });
       }
       if (response.status >= 500) return false; // the site is struggling: later
@@ -279,7 +293,7 @@
         // The same report is still being answered (a copy sent just before a reload or a
         // lost answer): ask again in a moment, when the site answers with that report's result.
         if (body.code === "idempotency-key-in-use") { retrySoon = true; return false; }
-        refused.push({ label: item.label, kind: item.kind, detail: body.detail || word("answer", { status: response.status }) });
+        note(refused, { label: item.label, kind: item.kind, detail: body.detail || word("answer", { status: response.status }) });
         return removeItem(item.id).then(function () { return true; });
       });
     }, function () { return false; }); // still no network: keep it, in its place
