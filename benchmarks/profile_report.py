@@ -83,6 +83,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="as bench_load.py --keep")
     parser.add_argument("--cpu", action="store_true", help="profile CPU time, not wall time")
     parser.add_argument("--only", choices=["reports"], help="profile only the reports")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="with --only reports: each phone reports without having loaded anything first "
+        "(its session, user and token read from the database), as bench_load.py --warm cold",
+    )
     args = parser.parse_args()
     global CPU_CLOCK
     CPU_CLOCK = args.cpu
@@ -150,13 +156,13 @@ def run(args) -> None:
     read(matches[0])  # the page's first render, outside the profile
     if args.only != "reports":
         readers(read, read_me, matches, args.top)
-    else:  # the same state as after the readers: each player's session and user cached
+    elif not args.cold:  # the state after the readers: each player's session and user cached
         for m in matches:
             read_me(m)
     page(matches[-1])  # warm imports, caches and connections outside the profile
     profile("results reported through the page form (first reports)",
             [lambda m=m: page(m) for m in matches[:half]], args.top)  # fmt: skip
-    for m in matches[:half]:  # each token used a moment before, as by the match's JSON
+    for m in matches[:half] if not args.cold else ():  # each token used a moment before
         token = data["tokens"][m["b_user"]]
         api_client.get(f"/api/matches/{m['id']}/", secure=True, HTTP_AUTHORIZATION=f"Token {token}")
     profile("results reported through the API (the opponents confirming)",

@@ -8,7 +8,11 @@ The own pages (`matches.own_pages`: the event page and the match page, kept per 
 version) show more: a match's reports, games and history, a registration's decklists, the
 league's and season's names, the format's rules. Those bump the version too (`_OWN_PAGE_ROWS`);
 a player's row also drops its account's cached row (`league.user_cache.forget`): the "You"
-card of an account that just made its player profile shows the "Register" button."""
+card of an account that just made its player profile shows the "Register" button.
+
+The rows a report is checked against (a round, an event, a registration, a player, the
+league, season and format) also move the event's report frame version
+(`matches.report_frame`), which reports, games and standings never move."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from league import user_cache
 from league.models import DeckSubmission, Event, League, Player, Registration, Season
 from league.signals import rows_written
 
-from . import page_cache
+from . import page_cache, report_frame
 from .models import Game, Match, ResultChange, ResultReport, Round, StandingsSnapshot
 
 
@@ -36,13 +40,17 @@ def _changed(sender, instance, **kwargs) -> None:
         page_cache.bump_on_commit(_match_event(instance))
     elif sender is Event:
         page_cache.bump_on_commit(instance.pk)
+        report_frame.bump_on_commit(instance.pk)
     elif sender is Player:
         for event_id in set(instance.registrations.values_list("event_id", flat=True)):
             page_cache.bump_on_commit(event_id)
+            report_frame.bump_on_commit(event_id)
         if instance.user_id:
             user_cache.forget(instance.user_id)
     else:  # Round, StandingsSnapshot, Registration
         page_cache.bump_on_commit(instance.event_id)
+        if sender is not StandingsSnapshot:
+            report_frame.bump_on_commit(instance.event_id)
 
 
 def _own_page_row_changed(sender, instance, **kwargs) -> None:
@@ -67,6 +75,8 @@ def _own_page_row_changed(sender, instance, **kwargs) -> None:
         event_ids = Event.objects.filter(format_id=instance.pk).values_list("pk", flat=True)
     for event_id in event_ids:
         page_cache.bump_on_commit(event_id)
+        if sender is not DeckSubmission:  # League, Season, Format
+            report_frame.bump_on_commit(event_id)
 
 
 #: What the own pages show beyond the public pages' rows.
@@ -76,6 +86,8 @@ _OWN_PAGE_ROWS = (ResultReport, Game, ResultChange, DeckSubmission, League, Seas
 def _written(sender, event_ids, **kwargs) -> None:
     for event_id in event_ids:
         page_cache.bump_on_commit(event_id)
+        if sender not in (Match, StandingsSnapshot):
+            report_frame.bump_on_commit(event_id)
 
 
 def connect() -> None:

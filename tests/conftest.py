@@ -150,6 +150,18 @@ def _an_empty_cache_per_test(request):
 
 
 @pytest.fixture(autouse=True)
+def _report_frames_are_per_test(request):
+    """The rows a report is checked against are kept in the process per event and version
+    (`matches.report_frame`); a flushed test database numbers its rows from 1 again, so
+    each test starts without them."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from matches import report_frame
+
+        report_frame.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _rule_editions_are_per_test(request):
     """The rule editions are kept in the shared cache and dropped when a row is saved; a
     test's rows are rolled back without a signal, so the next test starts without them."""

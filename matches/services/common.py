@@ -11,6 +11,7 @@ from league.models import Event, Registration
 from rules.errors import DomainError
 
 from ..models import Match, Round
+from ..report_frame import locked_match
 
 ACTIVE = league_selectors.ACTIVE
 
@@ -89,31 +90,7 @@ def _loaded(match: Match) -> bool:
 
 
 def _lock_reported(match: Match) -> Match:
-    """The match row locked with its round and event as they are now (one join), carrying
-    the season, format and players `match` was loaded with while they are still its own
-    (a player swapped in since, or anything not loaded: all is read again with the
-    lock)."""
-    if not _loaded(match):
-        return _lock_match(match)
-    locked = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
-    event, given = locked.round.event, match.round.event
-    if (locked.player_a_id, locked.player_b_id, event.season_id, event.format_id) != (
-        match.player_a_id,
-        match.player_b_id,
-        given.season_id,
-        given.format_id,
-    ):
-        return _lock_match(match)
-    event.season, event.format = given.season, given.format
-    edition = getattr(given, "_edition_cache", None)
-    if edition and (event.rule_edition_id, event.starts_at) == (
-        given.rule_edition_id,
-        given.starts_at,
-    ):
-        event._edition_cache = edition  # `league.editions.event_edition`, asked by the view
-    locked.player_a, locked.player_b = match.player_a, match.player_b
-    return locked
+    """The match row locked and read again, with its round, event (season, league, format)
+    and players (`matches.report_frame`: the row alone from the database, what it is
+    checked against kept per event)."""
+    return locked_match(match.pk)

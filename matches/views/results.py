@@ -30,7 +30,7 @@ from league.view_helpers import (
 )
 from rules.errors import DomainError
 
-from .. import selectors, services
+from .. import report_frame, selectors, services
 from ..forms import (
     BOTH_WAYS_HELP,
     MAX_SUDDEN_DEATH,
@@ -50,17 +50,21 @@ from ..presenters import (
 
 def _load_match(request, match_id: int, *, lock: bool = False) -> Match:
     """The match with its round, event (season, league, format) and players; with `lock`,
-    its row locked in the caller's transaction by the same query (`FOR UPDATE OF` the
-    match only: the format is an outer join, and nothing else needs holding)."""
-    matches = Match.objects.select_related(
-        "round__event__season__league",
-        "round__event__format",
-        "player_a__player",
-        "player_b__player",
-    )
+    its row locked in the caller's transaction (a report: `matches.report_frame`, the
+    match row alone from the database, what it is checked against kept per event)."""
     if lock:
-        matches = matches.select_for_update(of=("self",))
-    match = get_object_or_404(matches, pk=match_id)
+        try:
+            match = report_frame.locked_match(match_id)
+        except Match.DoesNotExist:
+            raise Http404 from None
+    else:
+        matches = Match.objects.select_related(
+            "round__event__season__league",
+            "round__event__format",
+            "player_a__player",
+            "player_b__player",
+        )
+        match = get_object_or_404(matches, pk=match_id)
     require_visible(request, match.round.event)
     # Staff are asked only about a round others may not see (a query saved on a report).
     if not match.round.is_public and not selectors.can_view_round(

@@ -158,13 +158,19 @@ def test_a_dispute_tells_the_staff_from_the_worker(
     assert not batched().filter(done_at__isnull=True).exists()
 
 
-def test_the_report_path_s_queries_are_pinned(make_event, staff, client, settings):
+def test_the_report_path_s_queries_are_pinned(
+    make_event, staff, client, settings, django_capture_on_commit_callbacks
+):
     """The page form and the API each run a fixed, small set of queries (no notice, no
-    webhook, no standings in the request)."""
+    webhook, no standings in the request), the match read and locked alone: its round,
+    event and players are kept in the process (`matches.report_frame`) since the round's
+    first report."""
     from league.services.tokens import create_api_token
 
-    _event, matches = published_round(make_event, staff, players=4)
-    first, second = matches
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as in production
+        _event, matches = published_round(make_event, staff, players=6)
+    first, second, third = matches
+    services.report_result(match=third, by_user=user_of(third.player_a), payload=TWO_NIL)
     form = {"game_1": "me", "reason_1": "played", "game_2": "me", "reason_2": "played"}
     client.force_login(user_of(first.player_a))
     client.get("/")  # the session exists
@@ -177,6 +183,7 @@ def test_the_report_path_s_queries_are_pinned(make_event, staff, client, setting
     # its lock (the user is cached), reports, report, status, outbox row.
     assert len(sql) == 1 + 2 + 5, "\n".join(sql)
     assert "FOR UPDATE" in sql[2] and sql.count(sql[2]) == 1, "\n".join(sql)
+    assert "JOIN" not in sql[2], sql[2]
     assert not any("auth_user" in q for q in sql)
     assert not any(
         "webhooks_" in q or "standingsstate" in q or "notifications_n" in q for q in sql
@@ -199,6 +206,7 @@ def test_the_report_path_s_queries_are_pinned(make_event, staff, client, setting
     # with its lock, reports, report, games, match, history, outbox row; the answer shows
     # the games just written, not read again.
     assert len(sql) == 2 + 7, "\n".join(sql)
+    assert "FOR UPDATE" in sql[1] and "JOIN" not in sql[1], "\n".join(sql)
     assert not any("league_apitoken" in q or "auth_user" in q for q in sql), "\n".join(sql)
     assert not any(
         "webhooks_" in q or "standingsstate" in q or "notifications_n" in q for q in sql

@@ -1,0 +1,156 @@
+"""The match a player's report locks (`locked_match`): the match row read and locked alone,
+with its *frame* (its round; the event with its season, league and format; its two
+registrations with their players) from a copy kept in the process.
+
+Why: a report read all of it in one locked 9-table join. Compiling that join was the
+largest part of a report's CPU in the web process (~1 ms of ~4), and planning it a
+large part of PostgreSQL's (a 9-way join is planned on every call: ~3 ms of wall time on
+a busy machine, against ~0.5 for the match row alone). The match row is what a report
+changes and is read from the database, locked, every time: its status, result, round
+and players are always the database's. The frame changes rarely and never by a report,
+so it is kept per event under a version in the shared cache (`version_key`: one cache
+read a report), which any write to those rows moves after its transaction commits
+(`bump_on_commit`, from the signal handlers in `matches.signals`: a round, an event, a
+registration, a player, a league, a season, a format saved, deleted or written in
+bulk). Reports, games and standings never move it, unlike the event's page version.
+
+What it keeps:
+- Each row is kept pickled and unpickled for each request, so no request sees another's
+  changes to its objects (nor a cached rule edition, `league.editions`).
+- A version is read before the rows it is kept with, so a row kept under a version is
+  never older than the writes that version stands for.
+- A transaction that wrote a frame row itself (its bump still waiting for the commit)
+  reads the frame from the database and keeps nothing: it sees its own writes, and a
+  rollback leaves nothing behind.
+- Another process's write is seen once it has committed and its bump has run, right
+  after the commit, as with every version kept in the shared cache here. A report in
+  that gap is checked as if it had come just before the write.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from league.models import Registration
+from notifications import versions
+
+from .models import Match, Round
+
+#: Events whose frames a process keeps at once (the oldest goes first).
+MAX_EVENTS = 32
+#: Rounds whose event a process remembers (a round never moves to another event).
+MAX_ROUNDS = 50_000
+
+
+@dataclass
+class _Frame:
+    version: int
+    rounds: dict[int, bytes] = field(default_factory=dict)
+    registrations: dict[int, bytes] = field(default_factory=dict)
+    all_registrations: bool = False
+
+
+_frames: dict[int, _Frame] = {}
+_round_events: dict[int, int] = {}
+
+
+def version_key(event_id: int) -> str:
+    return f"report-frame:{event_id}:v"
+
+
+def bump_on_commit(event_id: int | None) -> None:
+    """Move the event's frame version once the current transaction commits (at once
+    outside one); until then this transaction reads its frame from the database. Once per
+    event and transaction."""
+    if not event_id:
+        return
+    connection = transaction.get_connection()
+    if _pending(event_id):
+        return
+
+    def after_commit():
+        after_commit.bumps_frame = None  # done: a later write asks again
+        versions.bump(version_key(event_id))
+
+    after_commit.bumps_frame = event_id
+    if connection.in_atomic_block:
+        transaction.on_commit(after_commit)
+    else:
+        after_commit()
+
+
+def _pending(event_id: int) -> bool:
+    connection = transaction.get_connection()
+    return connection.in_atomic_block and any(
+        getattr(func, "bumps_frame", None) == event_id for _, func, *_ in connection.run_on_commit
+    )
+
+
+def clear() -> None:
+    """Forget every kept frame (tests: a flushed database numbers its rows from 1 again)."""
+    _frames.clear()
+    _round_events.clear()
+
+
+def locked_match(match_id: int) -> Match:
+    """The match, its row locked in the caller's transaction, carrying its round, event
+    (season, league, format) and players. Raises `Match.DoesNotExist`."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    regs = [pk for pk in (match.player_a_id, match.player_b_id) if pk]
+    round_, registrations = _frame(match.round_id, regs)
+    Match.round.field.set_cached_value(match, round_)
+    for side, pk in ((Match.player_a, match.player_a_id), (Match.player_b, match.player_b_id)):
+        if not pk or pk in registrations:  # (a row gone meanwhile is read when asked for)
+            side.field.set_cached_value(match, registrations.get(pk))
+    return match
+
+
+def _load_round(round_id: int) -> Round:
+    return Round.objects.select_related("event__season__league", "event__format").get(pk=round_id)
+
+
+def _load_registrations(**where):
+    return Registration.objects.select_related("player").filter(**where).order_by()
+
+
+def _by_pk(rows) -> dict:
+    return {row.pk: row for row in rows}
+
+
+def _frame(round_id: int, regs: list[int]) -> tuple[Round, dict[int, Registration]]:
+    event_id = _round_events.get(round_id)
+    if event_id is None:
+        event_id = Round.objects.values_list("event_id", flat=True).get(pk=round_id)
+        if len(_round_events) >= MAX_ROUNDS:
+            _round_events.clear()
+        _round_events[round_id] = event_id
+    if _pending(event_id):  # this transaction wrote a frame row: its own, kept nowhere
+        return _load_round(round_id), _by_pk(_load_registrations(pk__in=regs))
+    at = versions.current(version_key(event_id))
+    frame = _frames.get(event_id)
+    if frame is None or frame.version != at:
+        _frames.pop(event_id, None)
+        if len(_frames) >= MAX_EVENTS:
+            del _frames[next(iter(_frames))]
+        frame = _frames[event_id] = _Frame(at)
+    kept = frame.rounds.get(round_id)
+    if kept is None:
+        round_ = _load_round(round_id)
+        frame.rounds[round_id] = pickle.dumps(round_, pickle.HIGHEST_PROTOCOL)
+    else:
+        round_ = pickle.loads(kept)
+    kept_regs = frame.registrations
+    if not frame.all_registrations and any(pk not in kept_regs for pk in regs):
+        # The event's registrations all at once (~25 ms for 2,048 players, ~30 to keep),
+        # once per process and version: the opponent's report comes to any process.
+        frame.all_registrations = True
+        for registration in _load_registrations(event_id=event_id):
+            kept_regs[registration.pk] = pickle.dumps(registration, pickle.HIGHEST_PROTOCOL)
+    registrations = {pk: pickle.loads(kept_regs[pk]) for pk in regs if pk in kept_regs}
+    missing = [pk for pk in regs if pk not in registrations]
+    if missing:  # (not kept: a row gone meanwhile)
+        registrations.update(_by_pk(_load_registrations(pk__in=missing)))
+    return round_, registrations
