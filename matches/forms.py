@@ -8,6 +8,7 @@ player forms take the reporting player's side.
 from __future__ import annotations
 
 from django import forms
+from django.utils.choices import BaseChoiceIterator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -122,6 +123,22 @@ class BestOfThreeQuickForm(AfterTheTurns):
         return {"games": games, "at_time": True, "intentional_draw": False}
 
 
+class FlatChoices(BaseChoiceIterator):
+    """Choices already in the form Django keeps them (a flat list of value and label
+    pairs), which a field and its widget take as they are. A plain list is normalized again
+    for each field and again for its widget: that was half the CPU of building a result
+    form (two choice fields a game row), which a report builds on every post."""
+
+    def __init__(self, pairs):
+        self.pairs = list(pairs)
+
+    def __iter__(self):
+        return iter(self.pairs)
+
+    def __len__(self):
+        return len(self.pairs)
+
+
 class GamesForm(forms.Form):
     """Games in the order they were played, one row each; blank rows are skipped. A game
     both players won at once is followed, in the next row, by its sudden-death replay."""
@@ -152,14 +169,16 @@ class GamesForm(forms.Form):
         self.after_time = after_time
         if after_time:
             self._add_after_time_fields(after_time)
+        outcomes = FlatChoices([("", "—"), *outcome_choices])
+        reasons = FlatChoices(Game.Reason.choices)
         for i in range(1, rows + 1):
             self.fields[f"game_{i}"] = forms.ChoiceField(
-                choices=[("", "—"), *outcome_choices],
+                choices=outcomes,
                 required=False,
                 label=_("Game played #%(number)s") % {"number": i},
             )
             self.fields[f"reason_{i}"] = forms.ChoiceField(
-                choices=Game.Reason.choices,
+                choices=reasons,
                 required=False,
                 initial=Game.Reason.PLAYED,
                 label=pgettext_lazy("how a game ended", "How"),
