@@ -53,6 +53,14 @@ def test_the_frame_is_read_once_a_round_then_kept(matches):
     assert len(queries(kept)) == 1, queries(kept)
     assert match.round.event.season.league.pk and match.round.number == 1
     assert match.side_of_user(user_of(second.player_b)) == "b"
+    for kept, row in (
+        (match.player_b, second.player_b),
+        (match.player_b.player, second.player_b.player),
+    ):
+        fields = [f.attname for f in type(row)._meta.concrete_fields]
+        row.refresh_from_db()
+        assert [getattr(kept, f) for f in fields] == [getattr(row, f) for f in fields]
+        assert not kept._state.adding and kept._state.db == "default"
     # Reports move the event's page version, never the frame's.
     services.report_result(match=second, by_user=user_of(second.player_a), payload=TWO_NIL)
     with CaptureQueriesContext(connection) as after:
