@@ -273,6 +273,8 @@ def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold
     if only == "reports":
         return load_reports.reports(stack, data, warm, run, api_first=api_first)
     out = load_readers.readers(stack, data, seconds)
+    if only == "readers":
+        return out
     by_name = f"/events/{ev}/rounds/{rn}/?by=name"
     round_id = None
     alone = [
@@ -302,7 +304,7 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep each built event and start from it next time"
     )
-    parser.add_argument("--only", choices=["reports"], help="run only this part")
+    parser.add_argument("--only", choices=["reports", "readers"], help="run only this part")
     parser.add_argument(
         "--warm",
         choices=["cold", "warm", "both"],

@@ -53,6 +53,16 @@ def request(port, method, path, *, cookie=None, headers=None, body=None):
     return resp.status, len(data)
 
 
+def event_version(port, path) -> str:
+    """The event version a public page names (`X-Event-Version`)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path, headers={"X-Forwarded-Proto": "https"})
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    return resp.getheader("X-Event-Version", "?")
+
+
 def get(port, path, **kw):
     return request(port, "GET", path, **kw)
 
@@ -187,7 +197,10 @@ def readers(stack, data: dict, seconds: float) -> list[tuple[str, dict]]:
     view = wrk(port, [r for c in players for r in ((by_name, c), (me, c))], 50, seconds, web)
     view["views"] = view["rps"] / 2
     out.append(("a phone's whole view (page + me.json), views, 50", view))
+    version = event_version(port, paths[1])
     out.append(("round posted (mixed pages), 200", wrk(port, mix, 200, seconds, web)))
+    after = event_version(port, paths[1])
+    print(f"event version: {version} before the round posted, {after} after", flush=True)
     # The same phones a moment later: each one's own pages are kept now (`own_pages`).
     out.append(("round posted, the same phones again, 200", wrk(port, mix, 200, seconds, web)))
     # Every player's own event page and match page, each asked once (a phone's first view

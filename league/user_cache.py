@@ -85,6 +85,19 @@ def _load(backend, user_id):
     return user
 
 
+def load_session(session_key: str) -> None:
+    """Bring a `cached_db` session that is not in the cache there, from the database (as
+    the session middleware would on its first read): `matches.own_pages` then finds it."""
+    if settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db":
+        import_module(settings.SESSION_ENGINE).SessionStore(session_key).load()
+
+
+def user_row(backend_path: str, user_id):
+    """The user row `get_user` would load for a session naming `backend_path` (the cache,
+    else the database, then kept)."""
+    return _load(load_backend(backend_path), user_id)
+
+
 def active_user(user_id):
     """The active user `user_id` (an API token's), from the cache, or None."""
     user = _load(ModelBackend(), user_id)

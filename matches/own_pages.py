@@ -90,7 +90,7 @@ from django.utils.cache import cc_delim_re
 from league import user_cache
 from league.models import Event
 from league.permissions import staff_key
-from notifications.services import unread_generation_key
+from notifications.services import unread_generation, unread_generation_key
 
 from . import page_cache
 from .models import Match
@@ -204,6 +204,12 @@ def _peek(request, event_id: int) -> tuple[Viewer, str] | None:
         if session_cache_key is None or league_id is None:
             return None
         found = cache.get_many([session_cache_key, version_key, staff_key(league_id)])
+        if len(found) == 2 and session_cache_key not in found:
+            # A phone's first request since its session left the cache: bring the session
+            # there now (the one query the session middleware would make), so this first
+            # answer is kept too, not only the next one.
+            user_cache.load_session(session_key)
+            found.update(cache.get_many([session_cache_key]))
         if len(found) != 3:
             return None
         session = found[session_cache_key]
@@ -240,6 +246,17 @@ def _confirm(viewer: Viewer, row, unread) -> bool:
         return False
     viewer.token, viewer.unread = token, unread
     return True
+
+
+def _first_read(viewer: Viewer) -> dict:
+    """The user row and unread generation that are not in the cache yet, read as the stack
+    would read them (the row from the database, the generation started now), so a first
+    answer is kept: the stack then finds both in the cache."""
+    backend_path = user_cache.session_user_id(viewer.session)[1]
+    return {
+        user_cache.user_key(viewer.user_id): user_cache.user_row(backend_path, viewer.user_id),
+        unread_generation_key(viewer.user_id): unread_generation(viewer.user_id),
+    }
 
 
 def _entry_key(key: str, name: str, query: str, encoding: str) -> str:
@@ -360,6 +377,8 @@ class OwnPageMiddleware:
             row_key = user_cache.user_key(viewer.user_id)
             unread_key = unread_generation_key(viewer.user_id)
             got = cache.get_many([row_key, unread_key, entry_key(encoding)])
+            if row_key not in got or unread_key not in got:
+                got.update(_first_read(viewer))
             if not _confirm(viewer, got.get(row_key), got.get(unread_key)):
                 return self.get_response(request)
             entry = got.get(entry_key(encoding))

@@ -257,7 +257,8 @@ def unread_generation_key(user_id: int) -> str:
     return f"notifications:unread:{user_id}:v"
 
 
-def _unread_generation(user_id: int) -> int:
+def unread_generation(user_id: int) -> int:
+    """The generation of the user's unread count (started now when none is kept)."""
     return versions.current(unread_generation_key(user_id), timeout=UNREAD_TIMEOUT * 2)
 
 
@@ -284,7 +285,7 @@ def unread_count(user) -> int:
     (kept per generation of the user's notifications, `forget_unread`), else one query."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    key = f"notifications:unread:{user.pk}:{_unread_generation(user.pk)}:n"
+    key = f"notifications:unread:{user.pk}:{unread_generation(user.pk)}:n"
     count = cache.get(key)
     if count is None:
         count = Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()

@@ -5,12 +5,17 @@ round (round, table, opponent, the round clock, a link to report): one query, no
 visitor who is not signed in. While its clock runs, the page is kept (`matches.own_pages`) no
 later than the moment time is called, and not at all after.
 
+`{% games_form_body form %}` renders a result form's fields and help; an unbound player's
+form once per process for the same arguments, language and help (`games_form_body`).
+
 `{% round_mail_status round %}` shows the staff how the round's e-mails stand (sent /
 pending / failed) with a retry button.
 """
 
 from django import template
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from league.models import Event
 from matches import own_pages, selectors
@@ -54,6 +59,62 @@ def my_match(context, event):
         else:  # time called: the overtime clock's text is of this second only
             own_pages.not_kept(request)
     return {"card": card}
+
+
+#: What `_games_form_body.html` reads from the page besides the form.
+_BODY_CONTEXT = ("continues", "sd_prizes", "both_ways", "both_ways_help", "end_of_round_summary")
+
+
+@register.simple_tag(takes_context=True)
+def games_form_body(context, form):
+    """The fields and help of a result form (`matches/_games_form_body.html`).
+
+    A player's unbound form renders the same bytes for every match with the same
+    arguments: the page asks it on every player's first view of their match, and its
+    widgets (a dozen selects through Django's widget templates) were about half of that
+    view's CPU. So it is rendered once per process for each key: the form's class, its
+    fields with their choices, initial values and attributes as text in the active
+    language, and the page's values above. A bound form (errors, the posted values) and
+    the staff's form (with the players' names and the current result) are rendered each
+    time: a form class says it is the same for every match (`same_for_every_match`)."""
+    values = {name: context.get(name) for name in _BODY_CONTEXT}
+    if form.is_bound or not getattr(form, "same_for_every_match", False):
+        return render_to_string("matches/_games_form_body.html", {"form": form, **values})
+    return _memo_body(_body_key(form, values), form, values)
+
+
+def _body_key(form, values: dict) -> tuple:
+    fields = tuple(
+        (
+            name,
+            type(field).__name__,
+            tuple((str(v), str(label)) for v, label in getattr(field, "choices", ())),
+            str(field.label),
+            str(field.help_text),
+            field.required,
+            type(field.widget).__name__,
+            repr(field.widget.attrs),
+            repr(form.initial.get(name, field.initial)),
+        )
+        for name, field in form.fields.items()
+    )
+    page = tuple((name, str(value)) for name, value in values.items())
+    return (get_language(), form.prefix, form.auto_id, form.row_count, fields, page)
+
+
+#: The rendered bodies of this process, by key (a handful per event format and language).
+_BODIES: dict[tuple, str] = {}
+_MAX_BODIES = 256
+
+
+def _memo_body(key: tuple, form, values: dict) -> str:
+    body = _BODIES.get(key)
+    if body is None:
+        if len(_BODIES) >= _MAX_BODIES:
+            _BODIES.clear()
+        body = render_to_string("matches/_games_form_body.html", {"form": form, **values})
+        _BODIES[key] = body
+    return body
 
 
 @register.inclusion_tag("notifications/_mail_status.html")

@@ -240,3 +240,45 @@ def test_a_top_cut_tiebreaker_game_is_called_sudden_death(client, match, organis
     )
     page = client.get(reverse("match-detail", args=[match.pk])).content.decode()
     assert "Game 1:" in page and "Game 2 (sudden death, 1 Prize card):" in page
+
+
+def test_a_players_games_form_is_rendered_once_for_the_same_rules_and_language(
+    client, event, ash, misty, make_player, register, templates
+):
+    """The game-by-game form of a player's match page is the same bytes for every match
+    with the same rules and language: rendered once per process (`games_form_body`), in
+    each language, and each time for a form that holds a player's input."""
+    from matches.templatetags import match_tags
+
+    brock, gary = make_player("Brock Harrison"), make_player("Gary Oak")
+    round_ = make_round(
+        event,
+        [
+            (registration_of(ash, event), registration_of(misty, event)),
+            (register(brock, to=event), register(gary, to=event)),
+        ],
+    )
+    first, second = round_.matches.order_by("table")
+    match_tags._BODIES.clear()
+    body = "matches/_games_form_body.html"
+
+    client.force_login(ash.user)
+    page = page_of(client, first)
+    assert templates.count(body) == 1
+    (kept,) = match_tags._BODIES.values()
+    assert kept in page and 'name="game_1"' in kept
+
+    client.force_login(brock.user)
+    templates.clear()
+    assert kept in page_of(client, second)
+    assert body not in templates
+
+    templates.clear()
+    french = client.get(reverse("match-detail", args=[second.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert templates.count(body) == 1 and kept not in french.content.decode()
+    assert len(match_tags._BODIES) == 2
+
+    templates.clear()
+    refused = report(client, second, {"mode": "games", "reason_1": "penalty"}, follow=False)
+    assert refused.status_code == 200 and templates.count(body) == 1
+    assert '<option value="penalty" selected>' in refused.content.decode()

@@ -228,6 +228,40 @@ def test_a_repeated_event_page_and_match_page_make_no_query_and_skip_the_session
         )
 
 
+def test_a_first_page_since_the_session_left_the_cache_is_kept_at_once(
+    client, event, ash, table_one, no_session, django_assert_num_queries, templates
+):
+    """A phone that last asked long ago (its session, user row and unread count's
+    generation gone from the cache): the stack answers once and that answer is kept; the
+    next is served from the cache, not rendered a second time."""
+    from django.core.cache import cache
+
+    from league import user_cache
+    from notifications.services import unread_generation_key
+
+    no_session.allowed = True
+    client.force_login(ash.user)
+    for url in page_urls(event, table_one):
+        no_session.allowed = True
+        normal = warm(client, url)
+        session_key = client.cookies["sessionid"].value
+        cache.delete_many(
+            [
+                user_cache.session_cache_key(session_key),
+                user_cache.user_key(ash.user.pk),
+                unread_generation_key(ash.user.pk),
+            ]
+        )
+        first = client.get(url)
+        assert html(first) == html(normal), url
+        no_session.allowed = False
+        templates.clear()
+        with django_assert_num_queries(0):
+            kept = client.get(url)
+        assert templates == [], url
+        assert html(kept) == html(normal), url
+
+
 def test_pages_are_right_for_a_player_and_an_anonymous_viewer_and_never_kept_for_staff(
     event, ash, misty, organiser, table_one, no_session
 ):
