@@ -124,10 +124,8 @@ class BestOfThreeQuickForm(AfterTheTurns):
 
 
 class FlatChoices(BaseChoiceIterator):
-    """Choices already in the form Django keeps them (a flat list of value and label
-    pairs), which a field and its widget take as they are. A plain list is normalized again
-    for each field and again for its widget: that was half the CPU of building a result
-    form (two choice fields a game row), which a report builds on every post."""
+    """Flat (value, label) pairs, taken as they are by a field and its widget: a plain list
+    is normalized again for each, half the CPU of the result form a report builds."""
 
     def __init__(self, pairs):
         self.pairs = list(pairs)
