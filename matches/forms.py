@@ -275,9 +275,7 @@ def _extra_outcomes(both_ways: bool, draws: bool, won_both_ways: list) -> list:
 class PlayerGamesForm(GamesForm):
     """Game by game, as "I" and "my opponent"."""
 
-    #: Unbound, its fields are the same for every match with the same arguments: the
-    #: match page renders them once per process (`match_tags.games_form_body`).
-    same_for_every_match = True
+    same_for_every_match = True  # unbound: rendered once per process (`games_form_body`)
 
     AHEAD_CHOICES = [
         ("", "—"),

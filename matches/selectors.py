@@ -121,6 +121,17 @@ def current_match(user, event: Event) -> Match | None:
     )
 
 
+def match_in_round(round_id: int, registration_id: int) -> Match | None:
+    """The registration's match in that round, with its round and players (one query on
+    the matches' indexed columns), or None: not paired in it."""
+    found = list(
+        Match.objects.filter(round_id=round_id)
+        .filter(Q(player_a_id=registration_id) | Q(player_b_id=registration_id))
+        .select_related("round", "player_a__player", "player_b__player")[:1]
+    )
+    return found[0] if found else None
+
+
 def published_matches_of(registration_ids: set[int]) -> QuerySet[Match]:
     """The matches of these registrations in published rounds, in round order."""
     return (

@@ -26,12 +26,24 @@ from notifications.services import mail_status
 register = template.Library()
 
 
-def my_match_card(user, event: Event) -> dict | None:
+#: `my_match_card`'s "the page does not say".
+_UNKNOWN = object()
+
+
+def my_match_card(user, event: Event, registration=_UNKNOWN, round_id=_UNKNOWN) -> dict | None:
     """The card of `user`'s match in the event's latest published round (one query), or
-    None: not signed in, nothing published yet, or not paired in that round."""
+    None: not signed in, nothing published yet, or not paired in that round. A page that
+    knows the user's registration in the event (or None) and the latest published round's
+    id (or None) passes both (the event page): the query is then on the matches' own
+    columns, and none is made when either is None."""
     if not user.is_authenticated:
         return None
-    match = selectors.current_match(user, event)
+    if registration is _UNKNOWN or round_id is _UNKNOWN:
+        match = selectors.current_match(user, event)
+    elif registration is None or round_id is None:
+        return None  # not registered here, or nothing published yet
+    else:
+        match = selectors.match_in_round(round_id, registration.pk)
     if match is None:
         return None
     match.round.event = event
@@ -47,10 +59,10 @@ def top_cut_stage(value) -> str:
 
 
 @register.inclusion_tag("matches/_my_match.html", takes_context=True)
-def my_match(context, event):
+def my_match(context, event, registration=_UNKNOWN, round_id=_UNKNOWN):
     request = context.get("request")
     user = request.user if request is not None else context.get("user")
-    card = my_match_card(user, event) if user is not None else None
+    card = my_match_card(user, event, registration, round_id) if user is not None else None
     if request is not None and card and card["remaining"] is not None:
         if card["remaining"] > 0:
             # The clock counts down to a moment (`data-ends-at`); what the card says

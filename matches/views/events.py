@@ -119,11 +119,14 @@ def _public_parts(event: Event, staff: bool, deck_lock: str, roster_visible: boo
         "top_cut": top_cut,
         "deck_lock": deck_lock,
     }
+    latest = max((r for r in rounds if r.is_public), key=lambda r: r.number, default=None)
     return {
         # Rendered by our own templates, escaped there.
         "about": mark_safe(render_to_string("league/_event_about.html", context)),
         "rounds_part": mark_safe(render_to_string("league/_event_rounds.html", context)),
         "has_rounds": bool(rounds),
+        # The "your match" card's round (`match_tags.my_match`): the latest published one.
+        "latest_round_id": latest.pk if latest else None,
         # `rounds` are those the viewer may see (`visible_rounds`).
         "has_bracket": any(r.stage == Round.Stage.TOP_CUT for r in rounds),
     }

@@ -287,6 +287,25 @@ def test_my_events_shows_running_upcoming_and_past_with_places_and_records(clien
         event=history["finished"]).pk]) in past  # fmt: skip
 
 
+def test_the_event_page_shows_your_match_in_the_latest_published_round(
+    client, ash, history, make_player
+):
+    """The event page's card, from the page's own registration and latest published round
+    (round 3 is paired, not published): round 2's match; none for a player who is not in
+    the event, nor for anyone in an event with nothing published."""
+    url = reverse("event-detail", args=[history["running"].pk])
+    client.force_login(ash.user)
+    page = page_of(client.get(url))
+    assert "Your match · round 2" in page and '<strong class="my-opponent">Gary</strong>' in page
+    assert f"{reverse('match-detail', args=[history['running_match'].pk])}#report" in page
+
+    client.force_login(make_player().user)
+    assert 'class="card my-match"' not in page_of(client.get(url))
+    client.force_login(ash.user)
+    upcoming = page_of(client.get(reverse("event-detail", args=[history["upcoming"].pk])))
+    assert 'class="card my-match"' not in upcoming
+
+
 def test_my_events_takes_a_fixed_number_of_queries(
     client, ash, history, make_event, make_player, django_assert_max_num_queries
 ):
