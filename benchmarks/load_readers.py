@@ -70,7 +70,13 @@ def get(port, path, **kw):
 WRK_SCRIPT = """
 local reqs = {%s}
 local i = 0
-init = function(args) i = math.random(0, #reqs) end
+-- Each thread starts at its own share of the list (thread 0 at 0, thread 1 halfway): two
+-- threads never ask the same phone's page at once. (They used to start at math.random's
+-- first number, the same in every thread's Lua state: each first view was asked twice
+-- at the same moment, as no phone does.)
+local threads = 0
+setup = function(thread) thread:set("id", threads); threads = threads + 1 end
+init = function(args) i = math.floor(id * #reqs / 2) end
 request = function()
   i = i + 1
   local r = reqs[(i % #reqs) + 1]
