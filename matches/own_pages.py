@@ -92,9 +92,8 @@ from league.models import Event
 from league.permissions import staff_key
 from notifications.services import unread_generation, unread_generation_key
 
-from . import page_cache
-from .models import Match
-from .public_pages import MESSAGE_COOKIE, KeptEvents, language_of
+from . import page_cache, row_events
+from .public_pages import MESSAGE_COOKIE, language_of
 from .public_pages import _accepted as accepted_encoding
 
 #: How long a kept answer is served (seconds): see the module's docstring.
@@ -391,15 +390,9 @@ class OwnPageMiddleware:
         return response
 
 
-_match_events = KeptEvents(
-    lambda pk: Match.objects.filter(pk=pk).values_list("round__event_id", flat=True).first(),
-    200_000,
-)
-
-
 def match_event(kwargs: dict) -> int | None:
-    """The event of the match in a URL (kept in the process, as for rounds)."""
-    return _match_events(kwargs.get("match_id", ""))
+    """The event of the match in a URL (kept in the process: `row_events`)."""
+    return row_events.match_event(kwargs.get("match_id", ""))
 
 
 def register_matches_pages() -> None:

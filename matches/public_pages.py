@@ -73,10 +73,7 @@ from django.http import Http404, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
-from league.params import parse_id
-
-from . import page_cache
-from .models import Round
+from . import page_cache, row_events
 
 #: How long a shared cache (nginx, a CDN) may hold a public page. Phones revalidate every
 #: time (max-age=0) and get 304s. "Serve stale while revalidating" is said to shared caches
@@ -288,36 +285,9 @@ class PublicPageMiddleware:
         return _response(entry, encoding, version, language)
 
 
-class KeptEvents:
-    """The event of a row named in a URL (a round, a match), kept in the process: such a
-    row never moves to another event. `event_of(pk)` asks the database once per row;
-    at most `limit` answers are kept."""
-
-    def __init__(self, event_of: Callable[[int], int | None], limit: int):
-        self._event_of, self._limit, self._kept = event_of, limit, {}
-
-    def __call__(self, raw) -> int | None:
-        pk = parse_id(str(raw))
-        if pk is None:
-            return None
-        if pk not in self._kept:
-            event_id = self._event_of(pk)
-            if event_id is None:
-                return None
-            if len(self._kept) > self._limit:
-                self._kept.clear()
-            self._kept[pk] = event_id
-        return self._kept[pk]
-
-
-_round_events = KeptEvents(
-    lambda pk: Round.objects.filter(pk=pk).values_list("event_id", flat=True).first(), 50_000
-)
-
-
 def round_event(kwargs: dict) -> int | None:
     """The event of the round in an API URL."""
-    return _round_events(kwargs.get("pk", ""))
+    return row_events.round_event(kwargs.get("pk", ""))
 
 
 def register_matches_pages() -> None:

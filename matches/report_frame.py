@@ -39,12 +39,11 @@ from django.db import transaction
 from league.models import Player, Registration
 from notifications import versions
 
+from . import row_events
 from .models import Match, Round
 
 #: Events whose frames a process keeps at once (the oldest goes first).
 MAX_EVENTS = 32
-#: Rounds whose event a process remembers (a round never moves to another event).
-MAX_ROUNDS = 50_000
 
 
 @dataclass
@@ -56,7 +55,6 @@ class _Frame:
 
 
 _frames: dict[int, _Frame] = {}
-_round_events: dict[int, int] = {}
 
 
 def version_key(event_id: int) -> str:
@@ -94,7 +92,6 @@ def _pending(event_id: int) -> bool:
 def clear() -> None:
     """Forget every kept frame (tests: a flushed database numbers its rows from 1 again)."""
     _frames.clear()
-    _round_events.clear()
 
 
 def locked_match(match_id: int) -> Match:
@@ -147,12 +144,9 @@ def _registration(row: tuple, db: str) -> Registration:
 
 
 def _frame(round_id: int, regs: list[int]) -> tuple[Round, dict[int, Registration]]:
-    event_id = _round_events.get(round_id)
+    event_id = row_events.round_event(round_id)
     if event_id is None:
-        event_id = Round.objects.values_list("event_id", flat=True).get(pk=round_id)
-        if len(_round_events) >= MAX_ROUNDS:
-            _round_events.clear()
-        _round_events[round_id] = event_id
+        raise Round.DoesNotExist(round_id)
     if _pending(event_id):  # this transaction wrote a frame row: its own, kept nowhere
         return _load_round(round_id), _by_pk(_load_registrations(pk__in=regs))
     at = versions.current(version_key(event_id))

@@ -150,14 +150,15 @@ def _an_empty_cache_per_test(request):
 
 
 @pytest.fixture(autouse=True)
-def _report_frames_are_per_test(request):
-    """The rows a report is checked against are kept in the process per event and version
-    (`matches.report_frame`); a flushed test database numbers its rows from 1 again, so
-    each test starts without them."""
+def _rows_kept_in_the_process_are_per_test(request):
+    """The rows a report is checked against (`matches.report_frame`) and the event of each
+    round and match (`matches.row_events`) are kept in the process; a flushed test
+    database numbers its rows from 1 again, so each test starts without them."""
     if request.config.pluginmanager.hasplugin("django"):
-        from matches import report_frame
+        from matches import report_frame, row_events
 
         report_frame.clear()
+        row_events.clear()
     yield
 
 
