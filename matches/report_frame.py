@@ -1,5 +1,5 @@
-"""The match a player's report locks (`locked_match`): the match row read and locked alone,
-with its *frame* (its round; the event with its season, league and format; its two
+"""The match a player's report locks (`locked_match`; the match page reads it so too,
+`framed_match`): the match row read and locked alone, with its *frame* (its round; the event with its season, league and format; its two
 registrations with their players) from a copy kept in the process.
 
 Why: a report read all of it in one locked 9-table join. Compiling that join was the
@@ -97,7 +97,16 @@ def clear() -> None:
 def locked_match(match_id: int) -> Match:
     """The match, its row locked in the caller's transaction, carrying its round, event
     (season, league, format) and players. Raises `Match.DoesNotExist`."""
-    match = Match.objects.select_for_update().get(pk=match_id)
+    return _framed(Match.objects.select_for_update().get(pk=match_id))
+
+
+def framed_match(match_id: int) -> Match:
+    """The match as `locked_match` gives it, not locked (the match page). Raises
+    `Match.DoesNotExist`."""
+    return _framed(Match.objects.get(pk=match_id))
+
+
+def _framed(match: Match) -> Match:
     regs = [pk for pk in (match.player_a_id, match.player_b_id) if pk]
     round_, registrations = _frame(match.round_id, regs)
     Match.round.field.set_cached_value(match, round_)

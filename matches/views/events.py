@@ -50,7 +50,10 @@ def event_detail(request, event_id: int):
         return redirect("gamenight", event.pk)
     staff = is_staff(request, event)
     registration = own_registration(request.user, event)
-    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    if registration is not None:  # the user's player, read with the registration
+        player = registration.player
+    else:
+        player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     deck_lock = league_services.deck_lock(event, registration)
     own_pages.keep_until(request, event.deck_deadline)  # "(passed)", "View your deck"
     roster_visible = permissions.can_view_roster(request.user, event)

@@ -49,22 +49,14 @@ from ..presenters import (
 
 
 def _load_match(request, match_id: int, *, lock: bool = False) -> Match:
-    """The match with its round, event (season, league, format) and players; with `lock`,
-    its row locked in the caller's transaction (a report: `matches.report_frame`, the
-    match row alone from the database, what it is checked against kept per event)."""
-    if lock:
-        try:
-            match = report_frame.locked_match(match_id)
-        except Match.DoesNotExist:
-            raise Http404 from None
-    else:
-        matches = Match.objects.select_related(
-            "round__event__season__league",
-            "round__event__format",
-            "player_a__player",
-            "player_b__player",
-        )
-        match = get_object_or_404(matches, pk=match_id)
+    """The match with its round, event (season, league, format) and players: the match row
+    from the database, the rest from the copy kept per event (`matches.report_frame`);
+    with `lock`, its row locked in the caller's transaction (a report)."""
+    read = report_frame.locked_match if lock else report_frame.framed_match
+    try:
+        match = read(match_id)
+    except Match.DoesNotExist:
+        raise Http404 from None
     require_visible(request, match.round.event)
     # Staff are asked only about a round others may not see (a query saved on a report).
     if not match.round.is_public and not selectors.can_view_round(

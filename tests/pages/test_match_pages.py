@@ -282,3 +282,21 @@ def test_a_players_games_form_is_rendered_once_for_the_same_rules_and_language(
     refused = report(client, second, {"mode": "games", "reason_1": "penalty"}, follow=False)
     assert refused.status_code == 200 and templates.count(body) == 1
     assert '<option value="penalty" selected>' in refused.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)  # the rows' version bumps run at their commits
+def test_the_match_page_reads_the_match_row_alone_its_frame_is_kept(client, match, ash, misty):
+    """The match page reads the match row alone; its round, event and players come from
+    the copy kept per event (`report_frame.framed_match`), read once, not on each view."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(ash.user)
+    assert "Misty Waterflower" in page_of(client, match)
+    client.force_login(misty.user)
+    with CaptureQueriesContext(connection) as ctx:
+        assert "Ash Ketchum" in page_of(client, match)
+    sql = [q["sql"] for q in ctx.captured_queries]
+    matches = [q for q in sql if q.startswith('SELECT "matches_match"."id"')]
+    assert matches and all("JOIN" not in q for q in matches)
+    assert not [q for q in sql if 'FROM "league_event"' in q or 'FROM "league_registration"' in q]
