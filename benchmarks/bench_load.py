@@ -356,6 +356,14 @@ def prepare(root: Path, players: int, *, keep: bool) -> dict:
     # A kept event is brought to this checkout's schema (a new migration since it was kept).
     subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
     if reused:
+        # The posted round's clock runs from now, as when it was built: a copy kept longer
+        # than a round has its time called, and a player's pages (the clock's overtime
+        # text) are then never kept (`own_pages.not_kept`), which no fresh event shows.
+        with psycopg.connect(URL, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE matches_round SET ends_at = now() + (ends_at - clock_started_at), "
+                "clock_started_at = now() WHERE status = 'running' AND ends_at IS NOT NULL"
+            )
         return json.loads(kept_data.read_text())
     built = subprocess.run(
         [py, str(Path(__file__).resolve()), "--build", str(players)],
