@@ -11,13 +11,13 @@ For each size it builds an event (`bench_build.py`: in bulk where nothing is mea
 pairing, publishing and closing round 1 through the services; round 2 posted), starts
 gunicorn (5 sync workers) and a Celery worker, then plays:
   - "pairings by name", 50 readers at once;
-  - "round posted": 50 readers mixing the event page, the match page, the pairings by table
+  - "round posted": 200 readers mixing the event page, the match page, the pairings by table
     and by name, the projector and the standings;
   - single requests alone (pairings by name, the results grid, the dashboard, round JSON);
   - "everyone reports": 30 players at once through the page form, then 30 at once through
     the API (the opponents, confirming): `load_reports.py`. `--warm warm` has each phone
     load its match page first (untimed), `--warm both` plays half the matches each way;
-    `--only reports` plays only this part. Beside PostgreSQL's CPU on the whole machine,
+    `--only reports` plays only this part (`--only readers`, only the readers). Beside PostgreSQL's CPU on the whole machine,
     the table gives that of this benchmark's own database's backends.
 `--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
 checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
