@@ -21,7 +21,6 @@ import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
-from django.db import transaction
 from django.utils import translation
 
 from notifications import versions
@@ -44,25 +43,10 @@ def bump(event_id: int) -> None:
 
 
 def bump_on_commit(event_id: int | None) -> None:
-    """Bump once the current transaction commits (at once outside one), so no reader can
-    cache the state before the change under the new version. Once per event and
-    transaction: a report saves its report, match, games and history, one bump says it
-    (a bump waiting in a savepoint since rolled back is gone from the list, so it is
-    asked again)."""
-    if not event_id:
-        return
-    connection = transaction.get_connection()
-    if connection.in_atomic_block and any(
-        getattr(func, "bumps_event", None) == event_id for _, func, *_ in connection.run_on_commit
-    ):
-        return
-
-    def after_commit():
-        after_commit.bumps_event = None  # done: a later write asks again
-        bump(event_id)
-
-    after_commit.bumps_event = event_id
-    transaction.on_commit(after_commit)
+    """Bump once the current transaction commits (at once outside one), once per event and
+    transaction (`versions.bump_on_commit`)."""
+    if event_id:
+        versions.bump_on_commit(version_key(event_id))
 
 
 def cached(event_id: int, name: str, build: Callable[[], object], *, at: int | None = None):

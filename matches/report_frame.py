@@ -34,8 +34,6 @@ import functools
 import pickle
 from dataclasses import dataclass, field
 
-from django.db import transaction
-
 from league.models import Player, Registration
 from notifications import versions
 
@@ -64,29 +62,13 @@ def version_key(event_id: int) -> str:
 def bump_on_commit(event_id: int | None) -> None:
     """Move the event's frame version once the current transaction commits (at once
     outside one); until then this transaction reads its frame from the database. Once per
-    event and transaction."""
-    if not event_id:
-        return
-    connection = transaction.get_connection()
-    if _pending(event_id):
-        return
-
-    def after_commit():
-        after_commit.bumps_frame = None  # done: a later write asks again
-        versions.bump(version_key(event_id))
-
-    after_commit.bumps_frame = event_id
-    if connection.in_atomic_block:
-        transaction.on_commit(after_commit)
-    else:
-        after_commit()
+    event and transaction (`versions.bump_on_commit`)."""
+    if event_id:
+        versions.bump_on_commit(version_key(event_id))
 
 
 def _pending(event_id: int) -> bool:
-    connection = transaction.get_connection()
-    return connection.in_atomic_block and any(
-        getattr(func, "bumps_frame", None) == event_id for _, func, *_ in connection.run_on_commit
-    )
+    return versions.pending(version_key(event_id))
 
 
 def clear() -> None:
