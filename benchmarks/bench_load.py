@@ -17,7 +17,10 @@ gunicorn (5 sync workers) and a Celery worker, then plays:
   - "everyone reports": 30 players at once through the page form, then 30 at once through
     the API (the opponents, confirming): `load_reports.py`. `--warm warm` has each phone
     load its match page first (untimed), `--warm both` plays half the matches each way;
-    `--only reports` plays only this part (`--only readers`, only the readers). Beside PostgreSQL's CPU on the whole machine,
+    `--first api` has the API's players report first and the page's confirm, `--first
+    turns` both ways in turns, blocks of matches in the order ABBA (a fair comparison of
+    the two ways on a noisy machine); `--only reports` plays only this part (`--only
+    readers`, only the readers). Beside PostgreSQL's CPU on the whole machine,
     the table gives that of this benchmark's own database's backends.
 `--root` serves another checkout's code (e.g. main's, for a "before" figure) with this
 checkout's virtualenv. Uses the database `league_bench16` (BENCH_DATABASE_URL) and its own
@@ -254,7 +257,7 @@ def run(stack: Stack, jobs, concurrency: int, seconds: float | None = None) -> d
         return times[min(len(times) - 1, int(len(times) * p))] * 1000
 
     return {"n": len(times), "rps": len(times) / wall, "p50": pct(0.5), "p95": pct(0.95),
-            "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000,
+            "p99": pct(0.99), "cpu_ms": cpu / max(1, len(times)) * 1000, "times": times,
             "kb": statistics.mean(sizes) / 1024 if sizes else 0, "errors": len(errors),
             "db_ms": db / max(1, len(times)) * 1000, "client_ms": own / max(1, len(times)) * 1000,
             "db_own_ms": db_own / max(1, len(times)) * 1000,
@@ -267,11 +270,11 @@ def cycle(items):
         yield from items
 
 
-def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold", api_first=False):
+def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold", first="page"):
     port, ev, rn = stack.port, data["event"], data["round"]
     ms = data["matches"]
     if only == "reports":
-        return load_reports.reports(stack, data, warm, run, api_first=api_first)
+        return load_reports.reports(stack, data, warm, run, first=first)
     out = load_readers.readers(stack, data, seconds)
     if only == "readers":
         return out
@@ -293,7 +296,7 @@ def scenarios(stack: Stack, data: dict, seconds: float, *, only=None, warm="cold
     if round_id:
         api = f"/api/rounds/{round_id}/"
         out.append(("API round JSON, alone", run(stack, [lambda: get(port, api)] * 15, 1)))
-    return out + load_reports.reports(stack, data, warm, run, api_first=api_first)
+    return out + load_reports.reports(stack, data, warm, run, first=first)
 
 
 def main() -> None:
@@ -312,7 +315,12 @@ def main() -> None:
         help="reports: each phone loads its match page first (untimed), or not, or half and half",
     )
     parser.add_argument(
-        "--api-first", action="store_true", help="reports: the API reports, the page confirms"
+        "--first",
+        choices=["page", "api", "turns"],
+        default="page",
+        help="reports: the page's players report first and the API's confirm, or the other "
+        "way, or both ways in turns (blocks of matches, page first and API first, in the "
+        "order ABBA): each way measured first and confirming under the same noise",
     )
     parser.add_argument("--build", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -393,7 +401,7 @@ def _main(args) -> None:
         stack = Stack(root, free_port())
         try:
             results = scenarios(
-                stack, data, args.seconds, only=args.only, warm=args.warm, api_first=args.api_first
+                stack, data, args.seconds, only=args.only, warm=args.warm, first=args.first
             )
         finally:
             stack.stop()

@@ -20,10 +20,13 @@ def _auth(data: dict, m: dict) -> tuple[str, str]:
     return "Basic " + base64.b64encode(raw).decode(), "Basic"
 
 
-def reports(stack, data: dict, warm: str, run, *, api_first: bool = False):
+def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int = 128):
     """The "everyone reports" part: 30 players at once through the page form, then their
-    opponents 30 at once through the API, confirming (`api_first`: the API's players
-    report first and the page's confirm, so each way is measured doing the other's work).
+    opponents 30 at once through the API, confirming (`first="api"`: the API's players
+    report first and the page's confirm, so each way is measured doing the other's work;
+    `first="turns"`: both, in blocks of `turn` matches taken in the order page-first,
+    API-first, API-first, page-first, ..., each kind's blocks then counted as one run
+    (`merged`), so a drift in the machine's load falls on both ways alike).
     `warm`: "cold" (every phone reports without having loaded anything first: its
     session and user are read from the database), "warm" (each phone first loads its
     match page, or the match's JSON with its token, untimed, as a real phone reporting
@@ -45,9 +48,45 @@ def reports(stack, data: dict, warm: str, run, *, api_first: bool = False):
     run(stack, warm_up, 10)
     out = []
     for mode, part in parts:
-        ways = [_page, _api][::-1] if api_first else [_page, _api]
-        for i, way in enumerate(ways):
-            out.append(way(stack, data, part, run, warm=mode == "warm", confirming=i == 1))
+        if first == "turns":
+            blocks = [part[i : i + turn] for i in range(0, len(part), turn)]
+            orders = [
+                [_page, _api] if i % 4 in (0, 3) else [_api, _page] for i in range(len(blocks))
+            ]
+        else:
+            blocks, orders = [part], [[_api, _page] if first == "api" else [_page, _api]]
+        runs: dict[str, list[dict]] = {}
+        for block, ways in zip(blocks, orders, strict=True):
+            for i, way in enumerate(ways):
+                label, got = way(stack, data, block, run, warm=mode == "warm", confirming=i == 1)
+                runs.setdefault(label, []).append(got)
+        out.extend((label, merged(got)) for label, got in sorted(runs.items()))
+    return out
+
+
+#: What `merged` sums over its runs, weighted by their requests.
+_PER_REQUEST = ("cpu_ms", "kb", "db_ms", "db_own_ms", "rest_ms", "client_ms")
+
+
+def merged(results: list[dict]) -> dict:
+    """Runs of the same kind taken in turns with another kind (`load_reports`, `--first
+    turns`) as one: their requests over their summed wall time, their latencies together."""
+    n = sum(r["n"] for r in results)
+    walls = [r["n"] / r["rps"] for r in results if r["rps"]]
+    times = sorted(t for r in results for t in r["times"])
+
+    def pct(p):
+        return times[min(len(times) - 1, int(len(times) * p))] * 1000
+
+    wall = sum(walls)
+    out = {
+        **{"n": n, "rps": n / wall, "p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99)},
+        "times": times,
+        "errors": sum(r["errors"] for r in results),
+        "cores": sum(r["cores"] * r["n"] / r["rps"] for r in results if r["rps"]) / wall,
+    }
+    for key in _PER_REQUEST:
+        out[key] = sum(r.get(key, float("nan")) * r["n"] for r in results) / max(1, n)
     return out
 
 

@@ -7,7 +7,6 @@ staff (`league.permissions.can_view_event`, the rule the pages use).
 """
 
 from django.core.cache import cache
-from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -101,7 +100,12 @@ class MatchSerializer(serializers.ModelSerializer):
 def match_answer(match: Match) -> dict:
     """`MatchSerializer(match).data` (public names), built straight from the match a report
     just wrote: the report's answer, without building the ModelSerializer's fields on every
-    request (a test holds it equal to the serializer's, which the schema documents)."""
+    request (a test holds it equal to the serializer's, which the schema documents).
+
+    Games are written only with a result (`services.results`), and a report that makes
+    the result stand keeps the games it wrote on the match: a match with no result has no
+    game to read, and one with a result reads them once."""
+    games = match.games.all() if match.result else ()
     return {
         "id": match.pk,
         "round_number": match.round.number,
@@ -127,7 +131,7 @@ def match_answer(match: Match) -> dict:
                 "outcome": g.outcome,
                 "reason": g.reason,
             }
-            for g in match.games.all()
+            for g in games
         ],
     }
 
@@ -313,7 +317,6 @@ class MatchViewSet(viewsets.GenericViewSet):
             )
         except Match.DoesNotExist:
             raise NotFound() from None
-        prefetch_related_objects([match], "games")
         return Response(match_answer(match))
 
     @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)

@@ -112,6 +112,9 @@ def test_a_report_s_answer_is_the_match_serializer_s(make_event, staff):
     replay confirmed, a minor's public name."""
     import datetime as dt
 
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     from matches.api import MatchSerializer, match_answer
     from matches.models import Match
 
@@ -134,10 +137,23 @@ def test_a_report_s_answer_is_the_match_serializer_s(make_event, staff):
         assert match_answer(fresh) == MatchSerializer(fresh).data
         return client_for().get(f"/api/matches/{match.pk}/").content
 
-    first = client_for(user_of(match.player_a)).post(url, payload, format="json")
+    def games_read(post):
+        """`post`'s answer, and whether answering it read games from the database."""
+        with CaptureQueriesContext(connection) as ctx:
+            answer = post()
+        return answer, any('FROM "matches_game"' in q["sql"] for q in ctx.captured_queries)
+
+    first, read = games_read(
+        lambda: client_for(user_of(match.player_a)).post(url, payload, format="json")
+    )
     assert first.json()["games"] == [] and first.content == stored()
-    done = client_for(user_of(match.player_b)).post(url, payload, format="json")
+    # Games are written only with a result: a first report has none to read.
+    assert not read
+    done, read = games_read(
+        lambda: client_for(user_of(match.player_b)).post(url, payload, format="json")
+    )
     assert len(done.json()["games"]) == 2 and done.json()["games"][1]["replay_of"]
+    assert not read  # the games it wrote, kept on the match (`services.results`)
     assert done.content == stored()
     assert done.json()["player_a_name"] != minor.name
 
