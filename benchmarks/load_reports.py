@@ -58,6 +58,7 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
         runs: dict[str, list[dict]] = {}
         for block, ways in zip(blocks, orders, strict=True):
             for i, way in enumerate(ways):
+                stack.settle()
                 label, got = way(stack, data, block, run, warm=mode == "warm", confirming=i == 1)
                 runs.setdefault(label, []).append(got)
         out.extend((label, merged(got)) for label, got in sorted(runs.items()))
