@@ -181,21 +181,24 @@ class Stack:
         worker = [self.worker.pid, *children(self.worker.pid)]
         return cpu_seconds(worker + [p for p in pids_of("redis-server") if p == REDIS_PID])
 
-    def settle(self, timeout: float = 60) -> None:
+    def settle(self, timeout: float = 60) -> dict:
         """Wait until the worker has done what earlier requests left it (no outbox row due
         and its processes idle), so a measurement does not pay for the one before it: the
         standings recomputes that confirmations ask for would otherwise fall on whichever
-        run comes next."""
+        run comes next. Returns the CPU seconds the worker and Redis (`rest`) and
+        PostgreSQL (`db`) spent meanwhile: the run's tail, its work done after it."""
         import psycopg
 
         due = "SELECT count(*) FROM notifications_outboxtask WHERE done_at IS NULL AND due_at <= now()"
+        rest0, db0 = self.rest_cpu(), cpu_seconds(pids_of("postgres"))
         deadline = time.monotonic() + timeout
         with psycopg.connect(URL, autocommit=True) as conn:
             while time.monotonic() < deadline:
                 before = self.rest_cpu()
                 time.sleep(0.3)
                 if not conn.execute(due).fetchone()[0] and self.rest_cpu() - before < 0.01:
-                    return
+                    break
+        return {"rest": self.rest_cpu() - rest0, "db": cpu_seconds(pids_of("postgres")) - db0}
 
     def stop(self) -> None:
         if self.nginx is not None:

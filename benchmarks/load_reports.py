@@ -46,6 +46,7 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
     api_get = lambda: get(port, f"/api/matches/{ms[-1]['id']}/")  # noqa: E731
     warm_up = [staff_get, api_get] * 25
     run(stack, warm_up, 10)
+    stack.settle()
     out = []
     for mode, part in parts:
         if first == "turns":
@@ -58,8 +59,12 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
         runs: dict[str, list[dict]] = {}
         for block, ways in zip(blocks, orders, strict=True):
             for i, way in enumerate(ways):
-                stack.settle()
                 label, got = way(stack, data, block, run, warm=mode == "warm", confirming=i == 1)
+                # What the run left the worker is counted with it: PostgreSQL's and the
+                # worker's CPU a request include the tail (req/s and latencies do not).
+                tail = stack.settle()
+                got["db_ms"] += tail["db"] / got["n"] * 1000
+                got["rest_ms"] += tail["rest"] / got["n"] * 1000
                 runs.setdefault(label, []).append(got)
         out.extend((label, merged(got)) for label, got in sorted(runs.items()))
     return out

@@ -288,6 +288,10 @@ BROKER_BACKOFF_SECONDS = float(os.environ.get("BROKER_BACKOFF_SECONDS", "10"))
 NOTIFICATION_RELAY_SECONDS = float(os.environ.get("NOTIFICATION_RELAY_SECONDS", "60"))
 NOTIFICATION_LEASE_SECONDS = float(os.environ.get("NOTIFICATION_LEASE_SECONDS", "45"))
 NOTIFICATION_RELAY_GRACE_SECONDS = float(os.environ.get("NOTIFICATION_RELAY_GRACE_SECONDS", "20"))
+# A drain of batched after-work (a report's notice, webhook, standings request) waits this
+# long after the commit that asked for it, so the commits of that moment join its batch
+# (notifications/batches.py).
+OUTBOX_BATCH_GATHER_SECONDS = float(os.environ.get("OUTBOX_BATCH_GATHER_SECONDS", "1"))
 # Mail policy: messages per minute the sender keeps to (0: no limit); transient refusals
 # back off exponentially from the base to the cap, for at most the budget (hours after
 # the notification was written), then the row is `failed` with an ERROR log line.

@@ -6,7 +6,12 @@ since the row commits with the change or not at all. Unlike an ordinary outbox t
 row is not published to the broker one by one: after commit the request *kicks* the
 drain (`kick`): one cache `add` of a flag, and one `notifications.run_outbox_batch` task
 published only when no drain is already waiting, so a hundred reports a second cost the
-broker a few messages, not a hundred, and the request no UPDATE of its row.
+broker a few messages, not a hundred, and the request no UPDATE of its row. The drain a
+kick publishes waits `OUTBOX_BATCH_GATHER_SECONDS` (1 s by default) before it runs, so
+the commits of that moment join its batch: at a hundred reports a second, about one
+drain a second, where a drain run at once took a few rows each time (a broker message,
+a task, a claim and a finish each, most of the worker's and much of PostgreSQL's CPU
+for a report: `benchmarks/bench_load.py`). A notice arrives that much later.
 
 The drain (`drain`, run by that task) claims due rows in batches with the one leased-work
 mechanism (`leases.claim_many`), then does the whole batch *and* marks its rows done in
@@ -43,6 +48,7 @@ PREFIX = outbox.BATCH_PREFIX
 BATCH_SIZE = 200
 #: The flag that says a drain is waiting (`kick`); it expires, so a lost drain costs at
 #: most this long before the next commit kicks again (the relay finds the rows anyway).
+#: Longer than the drain's gathering wait (`gather_seconds`).
 KICK_KEY = "outbox:batch-kick"
 KICK_SECONDS = 10
 DRAIN_TASK = "notifications.run_outbox_batch"
@@ -78,6 +84,12 @@ def record(task_name: str, args: list) -> OutboxTask:
     return row
 
 
+def gather_seconds() -> float:
+    """How long a kicked drain waits for more rows (`OUTBOX_BATCH_GATHER_SECONDS`), never
+    as long as the kick flag lives."""
+    return min(leases.setting("OUTBOX_BATCH_GATHER_SECONDS", 1), KICK_SECONDS / 2)
+
+
 def kick() -> None:
     """Make sure a drain runs soon: publish one unless one is already waiting."""
     if not current_app.conf.task_always_eager:
@@ -88,7 +100,8 @@ def kick() -> None:
             logger.warning("cache unreachable: outbox batch left to the relay", exc_info=True)
             return
     task = outbox.task_named(DRAIN_TASK)
-    if not outbox.dispatch(task.delay, "outbox batch drain"):
+    wait = gather_seconds()
+    if not outbox.dispatch(lambda: task.apply_async(countdown=wait), "outbox batch drain"):
         cache.delete(KICK_KEY)
 
 

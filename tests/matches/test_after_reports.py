@@ -215,3 +215,28 @@ def test_the_report_path_s_queries_are_pinned(
         "/api/matches/999999/report/", TWO_NIL, content_type="application/json",
         HTTP_AUTHORIZATION=f"Token {key}",
     ).status_code == 404  # fmt: skip
+
+
+def test_reports_in_the_same_moment_publish_one_drain_that_waits_to_gather_them(
+    make_event, staff, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """With a broker (not eager), the first commit publishes one drain, told to wait
+    `OUTBOX_BATCH_GATHER_SECONDS`; the commits before it runs publish nothing more; once
+    it has run, the next commit publishes again."""
+    from celery import current_app
+
+    _event, matches = published_round(make_event, staff)
+    settings.OUTBOX_BATCH_GATHER_SECONDS = 0.75
+    current_app.conf.task_always_eager = False  # the root conftest restores it
+    published = []
+    task = outbox.task_named(batches.DRAIN_TASK)
+    monkeypatch.setattr(task, "apply_async", lambda **kw: published.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        report_all(matches[:3], "a")
+    assert published == [{"countdown": 0.75}]
+    assert batches.drain() == 3  # the drain that was published, run by the worker
+    with django_capture_on_commit_callbacks(execute=True):
+        report_all(matches[3:], "a")
+    assert published == [{"countdown": 0.75}] * 2
+    settings.OUTBOX_BATCH_GATHER_SECONDS = 3600  # never past the kick flag's life
+    assert batches.gather_seconds() == batches.KICK_SECONDS / 2
