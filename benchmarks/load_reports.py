@@ -24,7 +24,8 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
     """The "everyone reports" part: 30 players at once through the page form, then their
     opponents 30 at once through the API, confirming (`first="api"`: the API's players
     report first and the page's confirm, so each way is measured doing the other's work;
-    `first="turns"`: both, in blocks of `turn` matches taken in the order page-first,
+    `first="turns"`: both, in blocks of `turn` matches (a half of a 512-player event is
+    one block: page first only) taken in the order page-first,
     API-first, API-first, page-first, ..., each kind's blocks then counted as one run
     (`merged`), so a drift in the machine's load falls on both ways alike).
     `warm`: "cold" (every phone reports without having loaded anything first: its
