@@ -148,7 +148,7 @@ class Stack:
         self.worker = subprocess.Popen(
             [py, "-m", "celery", "-A", "config", "worker", "-c", "1", "--loglevel=WARNING"],
             cwd=root, env=env, stdout=subprocess.DEVNULL)  # fmt: skip
-        self.port = port
+        self.port, self.url = port, URL
         self.nginx = None
         for p in (port, self.ceiling_port):
             for _ in range(150):
@@ -180,31 +180,6 @@ class Stack:
         """The worker's processes and the private Redis (cache and broker)."""
         worker = [self.worker.pid, *children(self.worker.pid)]
         return cpu_seconds(worker + [p for p in pids_of("redis-server") if p == REDIS_PID])
-
-    def settle(self, timeout: float = 60) -> dict:
-        """Wait until the worker has done what earlier requests left it (no outbox row due
-        and its processes idle), so a measurement does not pay for the one before it: the
-        standings recomputes that confirmations ask for would otherwise fall on whichever
-        run comes next (twice as often on one way's runs as on the other's, with
-        `--first turns`). Returns the CPU seconds the worker and Redis (`rest`) and
-        PostgreSQL (`db`) spent meanwhile: the run's tail, its work done after it."""
-        import psycopg
-
-        # Work due within seconds counts too: a standings recompute waits a second to
-        # gather its requests (`STANDINGS_COALESCE_SECONDS`), a drain its rows.
-        due = (
-            "SELECT count(*) FROM notifications_outboxtask "
-            "WHERE done_at IS NULL AND due_at <= now() + interval '10 seconds'"
-        )
-        rest0, db0 = self.rest_cpu(), cpu_seconds(pids_of("postgres"))
-        deadline = time.monotonic() + timeout
-        with psycopg.connect(URL, autocommit=True) as conn:
-            while time.monotonic() < deadline:
-                before = self.rest_cpu()
-                time.sleep(0.3)
-                if not conn.execute(due).fetchone()[0] and self.rest_cpu() - before < 0.01:
-                    break
-        return {"rest": self.rest_cpu() - rest0, "db": cpu_seconds(pids_of("postgres")) - db0}
 
     def stop(self) -> None:
         if self.nginx is not None:

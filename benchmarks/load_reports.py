@@ -7,8 +7,9 @@ loaded). `run` is `bench_load.run`."""
 from __future__ import annotations
 
 import json
+import time
 
-from load_readers import get, request
+from load_readers import cpu_seconds, get, pids_of, request
 
 
 def _auth(data: dict, m: dict) -> tuple[str, str]:
@@ -47,7 +48,7 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
     api_get = lambda: get(port, f"/api/matches/{ms[-1]['id']}/")  # noqa: E731
     warm_up = [staff_get, api_get] * 25
     run(stack, warm_up, 10)
-    stack.settle()
+    settle(stack)
     out = []
     for mode, part in parts:
         if first == "turns":
@@ -63,7 +64,7 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
                 label, got = way(stack, data, block, run, warm=mode == "warm", confirming=i == 1)
                 # What the run left the worker is counted with it: PostgreSQL's and the
                 # worker's CPU a request include the tail (req/s and latencies do not).
-                tail = stack.settle()
+                tail = settle(stack)
                 got["db_ms"] += tail["db"] / got["n"] * 1000
                 got["rest_ms"] += tail["rest"] / got["n"] * 1000
                 runs.setdefault(label, []).append(got)
@@ -95,6 +96,32 @@ def merged(results: list[dict]) -> dict:
     for key in _PER_REQUEST:
         out[key] = sum(r.get(key, float("nan")) * r["n"] for r in results) / max(1, n)
     return out
+
+
+def settle(stack, timeout: float = 60) -> dict:
+    """Wait until the worker has done what earlier requests left it (no outbox row due
+    and its processes idle), so a measurement does not pay for the one before it: the
+    standings recomputes that confirmations ask for would otherwise fall on whichever
+    run comes next (twice as often on one way's runs as on the other's, with
+    `--first turns`). Returns the CPU seconds the worker and Redis (`rest`) and
+    PostgreSQL (`db`) spent meanwhile: the run's tail, its work done after it."""
+    import psycopg
+
+    # Work due within seconds counts too: a standings recompute waits a second to
+    # gather its requests (`STANDINGS_COALESCE_SECONDS`), a drain its rows.
+    due = (
+        "SELECT count(*) FROM notifications_outboxtask "
+        "WHERE done_at IS NULL AND due_at <= now() + interval '10 seconds'"
+    )
+    rest0, db0 = stack.rest_cpu(), cpu_seconds(pids_of("postgres"))
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(stack.url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            before = stack.rest_cpu()
+            time.sleep(0.3)
+            if not conn.execute(due).fetchone()[0] and stack.rest_cpu() - before < 0.01:
+                break
+    return {"rest": stack.rest_cpu() - rest0, "db": cpu_seconds(pids_of("postgres")) - db0}
 
 
 def _page(stack, data, part, run, *, warm: bool, confirming: bool):

@@ -244,6 +244,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="*/5"),
     },
     "matches.round-clocks": {"task": "matches.send_round_clock_reminders", "schedule": 60.0},
+    "league.token-uses": {"task": "league.write_token_uses", "schedule": 60.0},
 }
 
 # --- Broker and mail -----------------------------------------------------------------

@@ -8,6 +8,7 @@ from django.db import connection
 from . import services
 from .models import DeckSubmission, Season
 from .notify import deck_verdict_notification
+from .services import tokens
 
 
 @shared_task(name="league.ping")
@@ -23,6 +24,12 @@ def recompute_season_points(season_id: int) -> int:
     if season is None:
         return 0
     return len(services.recompute_season_points(season=season))
+
+
+@shared_task(name="league.write_token_uses")
+def write_token_uses() -> int:
+    """Write the API tokens' uses marked since the last run (`tokens.write_uses`)."""
+    return tokens.write_uses()
 
 
 @shared_task(name="league.send_deck_deadline_reminders")

@@ -160,3 +160,44 @@ def test_a_busy_token_is_marked_used_at_most_once_a_minute(posted):
             assert user_for_key(key) is not None
     assert len(again) == 0
     assert ApiToken.objects.get(pk=token.pk).last_used_at == used
+
+
+def test_with_a_worker_a_use_is_marked_in_the_cache_and_the_worker_writes_it(posted):
+    """With a worker, a lookup writes nothing: the use waits in the cache for the worker's
+    `write_uses` (every minute), which writes it once; a use a minute later is marked and
+    written again. The answer costs the request what a session read costs."""
+    from datetime import timedelta
+
+    from celery import current_app
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from league.services.tokens import create_api_token, token_key, user_for_key, write_uses
+
+    current_app.conf.task_always_eager = False  # the root conftest restores it
+    token, key = create_api_token(user=user_of(posted.player_a), name="app")
+    with CaptureQueriesContext(connection) as first:
+        assert user_for_key(key) is not None
+    assert len(first) == 1  # the token with its user, and no write
+    assert ApiToken.objects.get(pk=token.pk).last_used_at is None
+    assert write_uses() == 1
+    used = ApiToken.objects.get(pk=token.pk).last_used_at
+    assert timezone.now() - used < timedelta(seconds=30)
+    assert write_uses() == 0  # a mark written is not written again
+
+    # A minute later the cached token is used again: marked once, written once.
+    slot = token_key(hash_key(key))
+    cache.set(slot, {**cache.get(slot), "used": used.timestamp() - 120})
+    with CaptureQueriesContext(connection) as later:
+        for _ in range(3):
+            assert user_for_key(key) is not None
+    assert len(later) == 0
+    assert write_uses() == 1
+    assert ApiToken.objects.get(pk=token.pk).last_used_at > used
+    from league.tasks import write_token_uses
+
+    beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert write_token_uses.name in beat  # the worker's every minute

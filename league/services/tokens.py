@@ -8,14 +8,26 @@ user's ids, no secret), so a busy script's request reads no token row: the user 
 is nobody). A deleted token (revoked, or its user deleted) leaves a tombstone in its place
 (`_gone`, on `post_delete`, at once and again after the commit), and the cache is only
 ever filled with `add`, so a request that read the row just before the delete cannot
-put it back: a revoked key is refused on the next request. `last_used_at` is still written
-at most once a minute, claimed by a short cache entry per token."""
+put it back: a revoked key is refused on the next request.
+
+`last_used_at` is marked at most once a minute a token (claimed by a short cache entry),
+and the mark is not a write in the request: it is kept in the cache (`used_key`) and the
+worker writes the marks of every token once a minute (`write_uses`, on the beat), one
+UPDATE for all of them. A request that reads a token's row so costs what a page's session
+read costs, where the write made the first report of a phone through the API the slowest
+report of all (`benchmarks/bench_load.py`). The "last used" on the profile page is so up
+to a minute late; if the cache is lost before the worker's next run, the uses marked
+since are lost with it (the time shown is then older, never newer, than the truth).
+Without a worker (tasks run in-process: the quick start, the tests), the mark is written
+at once."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime
 
+from celery import current_app
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
@@ -31,8 +43,10 @@ from ..models import ApiToken
 MAX_TOKENS = 10
 #: How long a token found in the database is kept in the cache (as a user row is).
 TOKEN_TIMEOUT = 300
-#: `last_used_at` is written at most once in this many seconds a token.
+#: `last_used_at` is marked at most once in this many seconds a token.
 USED_EVERY = 60
+#: How long a use marked in the cache waits for the worker's `write_uses` (every minute).
+MARK_TIMEOUT = 3600
 GONE = "gone"
 
 
@@ -91,7 +105,7 @@ def user_for_key(key: str):
             return None
         used = token.last_used_at
         if used is None or (now - used).total_seconds() > USED_EVERY:
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            _mark_used(token.pk, now)
             used = now
         # `add`: never over a tombstone left by a delete since the read.
         kept = {"id": token.pk, "user": token.user_id, "used": used.timestamp()}
@@ -106,8 +120,36 @@ def user_for_key(key: str):
     if now.timestamp() - kept["used"] > USED_EVERY and cache.add(
         f"apitoken-used:{kept['id']}", 1, USED_EVERY
     ):
-        ApiToken.objects.filter(pk=kept["id"]).update(last_used_at=now)
+        _mark_used(kept["id"], now)
     return user
+
+
+def used_key(token_id: int) -> str:
+    return f"apitoken-use:{token_id}"
+
+
+def _mark_used(token_id: int, now) -> None:
+    """Mark a token used `now`: for the worker's next `write_uses`, or at once when tasks
+    run in-process (no worker)."""
+    if current_app.conf.task_always_eager:
+        ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+    else:
+        cache.set(used_key(token_id), now.timestamp(), MARK_TIMEOUT)
+
+
+def write_uses() -> int:
+    """Write the uses marked in the cache to the tokens they name, where newer than what is
+    written (the worker, every minute: idempotent, and a mark written is never written
+    again). Returns the tokens written."""
+    written = dict(ApiToken.objects.values_list("pk", "last_used_at"))
+    marks = cache.get_many([used_key(pk) for pk in written])
+    newer = []
+    for pk, at in written.items():
+        mark = marks.get(used_key(pk))
+        if mark is not None and (at is None or mark > at.timestamp()):
+            newer.append(ApiToken(pk=pk, last_used_at=datetime.fromtimestamp(mark, tz=UTC)))
+    ApiToken.objects.bulk_update(newer, ["last_used_at"], batch_size=500)
+    return len(newer)
 
 
 def _gone(sender, instance, **kwargs) -> None:
