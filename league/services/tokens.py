@@ -125,7 +125,9 @@ def user_for_key(key: str):
 
 
 def used_key(token_id: int) -> str:
-    return f"apitoken-use:{token_id}"
+    """Where a token's latest use waits for the worker (`apitoken-used:` is the claim that
+    marks it at most once a minute)."""
+    return f"apitoken-last-use:{token_id}"
 
 
 def _mark_used(token_id: int, now) -> None:
