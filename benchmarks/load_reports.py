@@ -25,10 +25,10 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
     """The "everyone reports" part: 30 players at once through the page form, then their
     opponents 30 at once through the API, confirming (`first="api"`: the API's players
     report first and the page's confirm, so each way is measured doing the other's work;
-    `first="turns"`: both, in blocks of `turn` matches (of half the part, when smaller: a
-    512-player event) taken in the order page-first,
-    API-first, API-first, page-first, ..., each kind's blocks then counted as one run
-    (`merged`), so a drift in the machine's load falls on both ways alike).
+    `first="turns"`: both, in blocks of `turn` matches (half the part when that is
+    smaller: a 512-player event) taken in the order page-first, API-first, API-first,
+    page-first, ..., each kind's blocks then counted as one run (`merged`), so a drift
+    in the machine's load falls on both ways alike).
     `warm`: "cold" (every phone reports without having loaded anything first: its
     session and user are read from the database), "warm" (each phone first loads its
     match page, or the match's JSON with its token, untimed, as a real phone reporting
@@ -71,7 +71,8 @@ def reports(stack, data: dict, warm: str, run, *, first: str = "page", turn: int
             for i, way in enumerate(ways):
                 label, got = way(stack, data, block, run, warm=mode == "warm", confirming=i == 1)
                 # What the run left the worker is counted with it: PostgreSQL's and the
-                # worker's CPU a request include the tail (req/s and latencies do not).
+                # worker's CPU a request include the tail (req/s and latencies do not, nor
+                # the CPU of this database's backends, which is the run's alone).
                 tail = settle(stack)
                 got["db_ms"] += tail["db"] / got["n"] * 1000
                 got["rest_ms"] += tail["rest"] / got["n"] * 1000
@@ -85,8 +86,8 @@ _PER_REQUEST = ("cpu_ms", "kb", "db_ms", "db_own_ms", "rest_ms", "client_ms")
 
 
 def merged(results: list[dict]) -> dict:
-    """Runs of the same kind taken in turns with another kind (`load_reports`, `--first
-    turns`) as one: their requests over their summed wall time, their latencies together."""
+    """Runs of the same kind taken in turns with another kind (`--first turns`) as one:
+    their requests over their summed wall time, their latencies together."""
     n = sum(r["n"] for r in results)
     walls = [r["n"] / r["rps"] for r in results if r["rps"]]
     times = sorted(t for r in results for t in r["times"])
